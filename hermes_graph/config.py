@@ -1,0 +1,122 @@
+"""One config object for every tunable of hermes-graph.
+
+Each default comes from the design seeds (``shared/seeds``); the comment on a
+field names the seed concept so a reader can find where the number came from.
+Code never repeats these literals: it reads them from a :class:`MemoryConfig`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hermes_graph.errors import InvalidInputError
+
+
+def _default_tau_days() -> dict[str, float]:
+    # seed 000 §3.4: freshness time constant per memory kind
+    return {"semantic": 180.0, "episodic": 14.0, "procedural": 365.0}
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryConfig:
+    """All budgets, thresholds, weights and caps, as named fields."""
+
+    # --- store -------------------------------------------------------------
+    max_content_chars: int = 2000
+    """Longest accepted memory content; one memory is one atomic fact."""
+    max_scope_chars: int = 200
+    busy_timeout_ms: int = 30_000
+    """How long a writer waits for another writer's lock (threads/processes)."""
+    ann_threshold: int = 20_000
+    """Scope size from which the vector index switches from exact to IVF search."""
+    ann_nprobe: int = 24
+    """IVF lists probed per query once a scope uses approximate search."""
+    candidate_multiplier: int = 4
+    """Each route fetches k * this many candidates before fusion."""
+    keyword_weight: float = 0.35
+    """Share of the keyword (FTS5) route in the store's fused search score."""
+
+    # --- write path: triggers, filters, dedup (seed 000 §2.3, §3.2, §3.3) ---
+    min_content_chars: int = 6
+    """Rule filter: candidates shorter than this (in characters) are dropped."""
+    dedup_cosine: float = 0.85
+    """Semantic duplicates at or above this cosine merge (same kind/category/subject)."""
+    conflict_confidence_decay: float = 0.8
+    """Without a change signal the older conflicting memory keeps this share of confidence."""
+    drop_phone_numbers: bool = True
+    """Treat phone numbers as secrets (seed 004 privacy rules)."""
+
+    # --- bounded gate (seed 001 §2) ------------------------------------------
+    w_recency: float = 0.25
+    w_importance: float = 0.5
+    w_confidence: float = 0.25
+    hot_pool_cap: int = 200
+    archive_cap: int = 2000
+    importance_floor_rank: int = 50
+    """Identity and constraint memories stay within this top rank of the hot pool."""
+    admission_recency_tau_days: float = 30.0
+
+    # --- frozen gate (seed 001 §3, §5.2) -------------------------------------
+    freeze_categories: tuple[str, ...] = ("preference", "constraint", "identity")
+    freeze_min_confidence: float = 0.8
+    freeze_min_sessions: float = 3.0
+    emotional_confirmation_weight: float = 0.5
+    frozen_pool_cap: int = 30
+    weathering_days: float = 60.0
+    override_pending_confidence: float = 0.7
+    """A conflicting update to a frozen memory at or above this is parked as pending."""
+    override_apply_confidence: float = 0.95
+    """An explicit correction at or above this overrides a frozen memory at once."""
+
+    # --- read path: fused score (seed 000 §3.4) ------------------------------
+    w_semantic: float = 0.45
+    w_freshness: float = 0.20
+    w_importance_recall: float = 0.15
+    w_frequency: float = 0.10
+    w_context: float = 0.10
+    tau_days: Mapping[str, float] = field(default_factory=_default_tau_days)
+    frequency_max_count: int = 50
+    similarity_floor: float = 0.30
+    """Coarse stage: vector hits below this cosine are not considered."""
+    inject_floor: float = 0.35
+    """Absolute fused-score floor under which nothing is injected."""
+    recall_k: int = 8
+    current_instruction_factor: float = 0.5
+    """Same-topic older memories are multiplied by this when the turn sets a value."""
+    skip_recall_for_smalltalk: bool = True
+
+    # --- injection budget (seed 001 §4.3, seed 000 §3.5) ---------------------
+    core_tier_tokens: int = 400
+    hot_tier_tokens: int = 800
+    long_tail_tier_tokens: int = 400
+    hot_tier_top_n: int = 20
+    long_tail_top_n: int = 5
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                continue
+            if value != value or value < 0:  # NaN or negative
+                raise InvalidInputError(
+                    f"MemoryConfig.{f.name} must be a non-negative number, got {value!r}"
+                )
+        missing = {"semantic", "episodic", "procedural"} - set(self.tau_days)
+        if missing:
+            raise InvalidInputError(
+                f"MemoryConfig.tau_days lacks kinds {sorted(missing)}; "
+                "expected keys semantic, episodic, procedural"
+            )
+
+    def replace(self, **changes: Any) -> MemoryConfig:
+        """A copy with some fields changed (unknown names raise)."""
+        names = {f.name for f in dataclasses.fields(self)}
+        unknown = set(changes) - names
+        if unknown:
+            raise InvalidInputError(
+                f"unknown MemoryConfig field(s) {sorted(unknown)}; known: {sorted(names)}"
+            )
+        return dataclasses.replace(self, **changes)

@@ -1,0 +1,79 @@
+"""Text normalisation and keyword terms for Chinese and English (pure).
+
+``normalize_key`` is the exact-duplicate key (seed 000 §3.3: whitespace,
+punctuation, case, number formats, full/half-width). ``index_terms`` and
+``query_terms`` turn text into FTS5 tokens: English words, numbers and codes
+as words; unsegmented Chinese as overlapping character bigrams, so a two-
+character term such as 花生 is found inside 我对花生过敏.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_CJK = (
+    r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han
+    r"\u3040-\u30ff"  # kana
+    r"\uac00-\ud7af"  # hangul
+)
+_RUN = re.compile(rf"[{_CJK}]+|[0-9a-z]+(?:[._\-/][0-9a-z]+)*")
+_CJK_RUN = re.compile(rf"^[{_CJK}]+$")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_TRAILING_ZERO = re.compile(r"(\d+)\.0+\b")
+_NOT_WORD = re.compile(rf"[^0-9a-z{_CJK}]+")
+
+ENGLISH_STOPWORDS = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have
+    he her him his how i i'm if in into is it its just me my no not of on or our she
+    so than that the their them then there these they this to up us was we were what
+    when where which who why will with would you your yours about any some""".split()
+)
+
+
+def fold(text: str) -> str:
+    """NFKC (full-width -> half-width) and case-fold."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def normalize_key(text: str) -> str:
+    """The exact-duplicate key: folded, number formats unified, no spaces/punctuation."""
+    folded = fold(text)
+    folded = _THOUSANDS.sub("", folded)
+    folded = _TRAILING_ZERO.sub(r"\1", folded)
+    return _NOT_WORD.sub("", folded)
+
+
+def _terms(text: str, *, keep_stopwords: bool) -> list[str]:
+    terms: list[str] = []
+    for run in _RUN.findall(fold(text)):
+        if _CJK_RUN.match(run):
+            if len(run) == 1:
+                terms.append(run)
+            else:
+                terms.extend(run[i : i + 2] for i in range(len(run) - 1))
+        else:
+            for word in re.split(r"[._\-/]", run):
+                if word and (keep_stopwords or word not in ENGLISH_STOPWORDS):
+                    terms.append(word)
+            if any(sep in run for sep in "._-/"):
+                terms.append(re.sub(r"[._\-/]", "", run))  # "A-113" is also "a113"
+    return terms
+
+
+def index_terms(text: str) -> str:
+    """The space-separated tokens stored in the FTS5 table for ``text``."""
+    return " ".join(_terms(text, keep_stopwords=True))
+
+
+def query_terms(text: str) -> list[str]:
+    """Distinct search tokens of a query, stopwords removed, in order of appearance."""
+    seen: dict[str, None] = {}
+    for term in _terms(text, keep_stopwords=False):
+        seen.setdefault(term, None)
+    return list(seen)
+
+
+def fts_match_expression(terms: list[str]) -> str:
+    """An FTS5 MATCH expression OR-ing the quoted terms (quotes escaped)."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)

@@ -1,0 +1,90 @@
+"""Value types shared by the store, the policies and the graph nodes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+Kind = Literal["semantic", "episodic", "procedural"]
+Category = Literal["identity", "preference", "constraint", "fact", "event", "rule"]
+Status = Literal[
+    "candidate", "confirmed", "frozen", "pending_override", "superseded", "archived", "deleted"
+]
+Source = Literal["explicit", "implicit", "emotional"]
+
+KINDS: tuple[Kind, ...] = ("semantic", "episodic", "procedural")
+CATEGORIES: tuple[Category, ...] = (
+    "identity", "preference", "constraint", "fact", "event", "rule"
+)
+STATUSES: tuple[Status, ...] = (
+    "candidate", "confirmed", "frozen", "pending_override", "superseded", "archived", "deleted"
+)
+SOURCES: tuple[Source, ...] = ("explicit", "implicit", "emotional")
+
+LIVE_STATUSES: tuple[Status, ...] = ("candidate", "confirmed", "frozen")
+"""What a search returns by default: memories that may be injected."""
+
+KIND_OF_CATEGORY: Mapping[Category, Kind] = {
+    "identity": "semantic",
+    "preference": "semantic",
+    "constraint": "semantic",
+    "fact": "semantic",
+    "event": "episodic",
+    "rule": "procedural",
+}
+DEFAULT_CATEGORY_OF_KIND: Mapping[Kind, Category] = {
+    "semantic": "fact",
+    "episodic": "event",
+    "procedural": "rule",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Memory:
+    """One atomic memory as stored in SQLite (the source of truth)."""
+
+    id: int
+    scope: str
+    kind: Kind
+    category: Category
+    content: str
+    subject: str
+    qualifiers: tuple[str, ...]
+    importance: int
+    confidence: float
+    source: Source
+    status: Status
+    created_at: datetime
+    updated_at: datetime
+    last_seen_at: datetime
+    last_used_at: datetime | None
+    use_count: int
+    confirm_count: int
+    confirmations: tuple[Mapping[str, Any], ...]
+    """One entry per confirming session: ``{"session", "at", "emotional"}``."""
+    superseded_by: int | None
+    override_of: int | None
+    version: int
+    source_ref: Mapping[str, Any]
+    embedder_id: str | None
+    dim: int | None
+    slot: str | None = None
+    """A single-valued slot this memory fills (e.g. ``city``); None when multi-valued."""
+
+    @property
+    def confirmed_sessions(self) -> tuple[str, ...]:
+        return tuple(str(c.get("session")) for c in self.confirmations)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScoredMemory:
+    """A search or recall hit with the parts of its score."""
+
+    memory: Memory
+    score: float
+    vector_score: float
+    keyword_score: float
+    breakdown: Mapping[str, float] = field(default_factory=dict)
+    routes: tuple[str, ...] = ()
