@@ -46,6 +46,8 @@ class MemoryConfig:
     """Semantic duplicates at or above this cosine merge (same kind/category/subject)."""
     conflict_confidence_decay: float = 0.8
     """Without a change signal the older conflicting memory keeps this share of confidence."""
+    forget_match_cosine: float = 0.6
+    """A forget request erases memories this close to what it names (or sharing its terms)."""
     drop_phone_numbers: bool = True
     """Treat phone numbers as secrets (seed 004 privacy rules)."""
 
@@ -79,14 +81,17 @@ class MemoryConfig:
     w_context: float = 0.10
     tau_days: Mapping[str, float] = field(default_factory=_default_tau_days)
     frequency_max_count: int = 50
-    similarity_floor: float = 0.30
-    """Coarse stage: vector hits below this cosine are not considered."""
-    inject_floor: float = 0.35
+    similarity_floor: float = 0.25
+    """Coarse stage: vector hits below this cosine (and no keyword hit) are not considered."""
+    inject_floor: float = 0.20
     """Absolute fused-score floor under which nothing is injected."""
     recall_k: int = 8
     current_instruction_factor: float = 0.5
     """Same-topic older memories are multiplied by this when the turn sets a value."""
     skip_recall_for_smalltalk: bool = True
+    profile_min_importance: int = 6
+    """Profile route: identity/constraint/rule/preference memories at least this important."""
+    profile_cap: int = 40
 
     # --- injection budget (seed 001 §4.3, seed 000 §3.5) ---------------------
     core_tier_tokens: int = 400

@@ -88,3 +88,58 @@ class ScoredMemory:
     keyword_score: float
     breakdown: Mapping[str, float] = field(default_factory=dict)
     routes: tuple[str, ...] = ()
+
+
+Action = Literal["admit", "confirm", "merge", "supersede", "retire", "forget", "drop",
+                 "pending_override", "ignore"]
+ACTIONS: tuple[Action, ...] = ("admit", "confirm", "merge", "supersede", "retire", "forget",
+                               "drop", "pending_override", "ignore")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Candidate:
+    """A memory proposed by an extractor, before the gate decides on it."""
+
+    content: str
+    kind: Kind
+    category: Category
+    subject: str = "user"
+    qualifiers: tuple[str, ...] = ()
+    importance: int = 5
+    confidence: float = 0.8
+    source: Source = "explicit"
+    slot: str | None = None
+    change_signal: bool = False
+    """The user signalled a change of value (改成, from now on, ...)."""
+    negation: bool = False
+    """The user retired something ("I don't eat meat anymore")."""
+    forget: bool = False
+    """A forget request: ``content`` describes what to erase."""
+    drop_reason: str | None = None
+    """Set when an extractor filter already rejected it (kept for the trace)."""
+    source_ref: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GateDecision:
+    """What the gate does with one candidate, and why (machine-readable reason)."""
+
+    action: Action
+    reason: str
+    candidate: Candidate
+    target_ids: tuple[int, ...] = ()
+    status: Status = "candidate"
+    """Status of a new row when the action admits one."""
+
+
+def candidate_to_dict(candidate: Candidate) -> dict[str, Any]:
+    data = {name: getattr(candidate, name) for name in Candidate.__dataclass_fields__}
+    data["qualifiers"] = list(candidate.qualifiers)
+    data["source_ref"] = dict(candidate.source_ref)
+    return data
+
+
+def candidate_from_dict(data: Mapping[str, Any]) -> Candidate:
+    fields = {k: v for k, v in data.items() if k in Candidate.__dataclass_fields__}
+    fields["qualifiers"] = tuple(fields.get("qualifiers", ()))
+    return Candidate(**fields)

@@ -1,0 +1,144 @@
+"""The rule-based extractor: no LLM, Chinese and English signal phrases.
+
+A user message is cut into sentences and clauses. A clause that carries a
+write trigger (seed 000 §2.3: durable information, a correction or negation,
+a decision) starts a candidate; plain clauses that follow it are kept with it
+as context; questions, one-off asks, greetings and secrets are cut out, so the
+harmless rest of a message survives a secret in it (seed 004 §3.1).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from hermes_graph.config import MemoryConfig
+from hermes_graph.extract.base import Turn, source_ref
+from hermes_graph.policy import signals as sig
+from hermes_graph.policy.slots import slot_of
+from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category
+
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
+_CLAUSE_SEP = re.compile(r"[，,、]\s*|\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+DEFAULT_IMPORTANCE: dict[Category, int] = {
+    "rule": 8, "constraint": 9, "identity": 7, "preference": 6, "fact": 5, "event": 5,
+}
+THIRD_PARTY_IMPORTANCE = 3
+
+
+@dataclass
+class _Group:
+    category: Category
+    clauses: list[str] = field(default_factory=list)
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+def split_clauses(sentence: str) -> list[str]:
+    return [c.strip(" 。.!！?？;；") for c in _CLAUSE_SEP.split(sentence) if c and c.strip()]
+
+
+def _join(clauses: list[str]) -> str:
+    glue = "，" if any(_CJK.search(c) for c in clauses) else ", "
+    return glue.join(clauses)
+
+
+class RuleExtractor:
+    """Default extractor: deterministic, offline, explainable."""
+
+    def __init__(self, config: MemoryConfig | None = None) -> None:
+        self.config = config or MemoryConfig()
+
+    def extract(self, turns: Sequence[Turn], *, now: datetime) -> list[Candidate]:
+        if not turns or turns[-1].role != "user":
+            return []  # assistant statements never become memories about the user
+        turn = turns[-1]
+        candidates: list[Candidate] = []
+        for sentence in split_sentences(turn.content):
+            candidates.extend(self._sentence(sentence, turn))
+        return candidates
+
+    def _sentence(self, sentence: str, turn: Turn) -> list[Candidate]:
+        ref = source_ref(turn)
+        change = sig.matches(sig.CHANGE, sentence)
+        body = sig.DISCOURSE_PREFIX.sub("", sentence).strip()
+        if sig.matches(sig.FORGET, body) and not sig.matches(sig.REQUEST, body.rstrip("?？")):
+            return [Candidate(content=body, kind="semantic", category="fact", forget=True,
+                              importance=10, confidence=0.95, source_ref=ref)]
+        out: list[Candidate] = []
+        groups: list[_Group] = []
+        for raw in split_clauses(body):
+            clause = sig.DISCOURSE_PREFIX.sub("", raw).strip()
+            if not clause:
+                continue
+            secrets = sig.secret_kinds(clause, include_phone=self.config.drop_phone_numbers)
+            if secrets:
+                out.append(self._dropped(f"secret:{'+'.join(secrets)}", ref))
+                groups.append(_Group("fact"))  # a barrier: nothing attaches across a secret
+                continue
+            if sig.matches(sig.SMALLTALK, clause):
+                continue
+            category = sig.category_of(clause)
+            if category is None and change and (
+                    sig.matches(sig.NEGATION, clause) or sig.matches(sig.CHANGE, clause)):
+                category = "fact"  # "小米那台我已经不用了" / "现在换成 iPhone 了": old or new value
+            if category is not None and not self._is_ask(clause, category):
+                groups.append(_Group(category, [clause]))
+            elif groups and groups[-1].clauses and not (
+                    sig.matches(sig.REQUEST, clause) or sig.matches(sig.ONE_OFF_TIME, clause)
+                    or sig.matches(sig.EMOTIONAL, clause)):
+                groups[-1].clauses.append(clause)
+        for group in groups:
+            if group.clauses:
+                out.append(self._candidate(group, ref, change=change))
+        return out
+
+    @staticmethod
+    def _is_ask(clause: str, category: Category) -> bool:
+        """A question or one-off request that merely mentions a signal word."""
+        if category == "rule":
+            return False
+        return sig.matches(sig.REQUEST, clause) and not sig.matches(sig.IDENTITY, clause[:8])
+
+    def _candidate(self, group: _Group, ref: dict[str, object], *, change: bool) -> Candidate:
+        content = _join(group.clauses)
+        emotional = sig.matches(sig.EMOTIONAL, content)
+        category = group.category
+        subject = "user"
+        importance = DEFAULT_IMPORTANCE[category]
+        drop: str | None = None
+        relation = sig.family_relation(content)
+        if sig.matches(sig.THIRD_PARTY, content):
+            subject, category, importance = "third_party", "event", THIRD_PARTY_IMPORTANCE
+        elif relation is not None and category not in ("rule", "constraint"):
+            subject = f"user.{relation}"
+        negation = sig.matches(sig.NEGATION, content)
+        if len(content) < self.config.min_content_chars:
+            drop = "too_short"
+        elif sig.matches(sig.DEICTIC, content):
+            drop = "contextual_reference"
+        elif sig.matches(sig.ONE_OFF_TIME, content) and category not in ("rule", "constraint") \
+                and not sig.matches(sig.DECISION, content):
+            drop = "one_off_time_bound"
+        elif subject == "third_party" and sig.matches(sig.ONE_OFF_TIME, content):
+            drop = "third_party_one_off"
+        kind = KIND_OF_CATEGORY[category]
+        return Candidate(
+            content=content, kind=kind, category=category, subject=subject,
+            importance=importance, confidence=0.6 if emotional else 0.9,
+            source="emotional" if emotional else "explicit",
+            slot=slot_of(content) if subject == "user" else None,
+            change_signal=change, negation=negation,
+            drop_reason=drop, source_ref=ref)
+
+    @staticmethod
+    def _dropped(reason: str, ref: dict[str, object]) -> Candidate:
+        # the secret itself is never copied into a candidate, a trace or a log
+        return Candidate(content="[redacted]", kind="semantic", category="fact",
+                         drop_reason=reason, source_ref=ref)

@@ -1,0 +1,70 @@
+"""extract: turn the latest user message into candidate memories."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+from langgraph.runtime import Runtime
+
+from hermes_graph.errors import ExtractionError
+from hermes_graph.extract.base import Extractor, Turn
+from hermes_graph.nodes._common import context_of, now_of
+from hermes_graph.state import MemoryContext, MemoryState
+from hermes_graph.store import MemoryStore
+from hermes_graph.types import Candidate, candidate_to_dict
+
+log = logging.getLogger(__name__)
+
+CONTEXT_TURNS = 4
+"""Earlier messages handed to the extractor as context (never extracted from)."""
+
+
+def turns_from_messages(messages: Sequence[AnyMessage], *, session: str,
+                        now: datetime) -> list[Turn]:
+    turns: list[Turn] = []
+    for index, message in enumerate(messages):
+        if isinstance(message, HumanMessage | AIMessage) and isinstance(message.content, str):
+            role = "user" if isinstance(message, HumanMessage) else "assistant"
+            turns.append(Turn(role=role, content=message.content, session=session,
+                              index=index, at=now, speaker=message.name))
+    return turns
+
+
+def extract_candidates(extractor: Extractor, turns: Sequence[Turn], *,
+                       now: datetime) -> list[Candidate]:
+    """Run the extractor on the last user turn; bad extractor output keeps nothing."""
+    if not turns or turns[-1].role != "user":
+        return []
+    try:
+        return extractor.extract(list(turns[-CONTEXT_TURNS:]), now=now)
+    except ExtractionError as exc:
+        log.warning("extractor output rejected, nothing kept from this turn: %s", exc)
+        return []
+
+
+def make_extract_node(store: MemoryStore, extractor: Extractor, *,
+                      submit: Callable[[MemoryContext, list[Turn]], None] | None = None,
+                      ) -> Callable[..., dict[str, Any]]:
+    def extract(state: MemoryState, runtime: Runtime[MemoryContext]) -> dict[str, Any]:
+        context = context_of(runtime, "extract")
+        started = time.perf_counter()
+        messages = [m for m in state.get("messages", [])]
+        # the reply was just appended: extract from the user turn before it
+        while messages and not isinstance(messages[-1], HumanMessage):
+            messages.pop()
+        turns = turns_from_messages(messages, session=context.session_id,
+                                    now=now_of(context, store))
+        if submit is not None:
+            submit(context, turns)
+            return {"candidates": [], "write_queued": True,
+                    "timings": {"extract_ms": (time.perf_counter() - started) * 1000}}
+        candidates = extract_candidates(extractor, turns, now=now_of(context, store))
+        return {"candidates": [candidate_to_dict(c) for c in candidates],  # type: ignore[misc]
+                "write_queued": False,
+                "timings": {"extract_ms": (time.perf_counter() - started) * 1000}}
+    return extract

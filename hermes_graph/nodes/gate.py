@@ -1,0 +1,74 @@
+"""gate: decide per candidate — drop, confirm, merge, supersede, retire, forget or admit."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from hermes_graph.config import MemoryConfig
+from hermes_graph.nodes._common import context_of
+from hermes_graph.policy.gate import Neighbourhood, decide
+from hermes_graph.policy.normalize import normalize_key
+from hermes_graph.policy.slots import slots_named
+from hermes_graph.state import DecisionItem, MemoryContext, MemoryState
+from hermes_graph.store import MemoryStore
+from hermes_graph.types import (
+    LIVE_STATUSES,
+    Candidate,
+    GateDecision,
+    candidate_from_dict,
+    candidate_to_dict,
+)
+
+NEIGHBOURS = 5
+
+
+def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neighbourhood:
+    """Gather what the scope holds near a candidate (the gate itself stays pure)."""
+    if candidate.drop_reason is not None:
+        return Neighbourhood()
+    live = store.list(scope, statuses=LIVE_STATUSES)
+    slots = set(slots_named(candidate.content)) if candidate.forget else {candidate.slot}
+    return Neighbourhood(
+        exact=store.find_exact(scope, candidate.content),
+        similar=store.search(scope, candidate.content, k=NEIGHBOURS),
+        slot_holders=[m for m in live if m.slot is not None and m.slot in slots],
+        same_subject=[m for m in live if m.subject == candidate.subject != "user"],
+    )
+
+
+def gate_candidates(store: MemoryStore, scope: str, session: str,
+                    candidates: Sequence[Candidate], config: MemoryConfig) -> list[GateDecision]:
+    decisions: list[GateDecision] = []
+    seen: set[str] = set()
+    for candidate in candidates:
+        key = normalize_key(candidate.content)
+        if candidate.drop_reason is None and not candidate.forget and key in seen:
+            decisions.append(GateDecision(action="ignore", reason="dup:same_turn",
+                                          candidate=candidate))
+            continue
+        seen.add(key)
+        decisions.append(decide(candidate, neighbourhood(store, scope, candidate),
+                                session=session, config=config))
+    return decisions
+
+
+def decision_item(decision: GateDecision, memory_id: int | None = None) -> DecisionItem:
+    return DecisionItem(action=decision.action, reason=decision.reason,
+                        candidate=candidate_to_dict(decision.candidate),  # type: ignore[typeddict-item]
+                        target_ids=list(decision.target_ids), status=decision.status,
+                        memory_id=memory_id)
+
+
+def make_gate_node(store: MemoryStore, config: MemoryConfig) -> Callable[..., dict[str, Any]]:
+    def gate(state: MemoryState, runtime: Runtime[MemoryContext]) -> dict[str, Any]:
+        context = context_of(runtime, "gate")
+        started = time.perf_counter()
+        candidates = [candidate_from_dict(c) for c in state.get("candidates", [])]
+        decisions = gate_candidates(store, context.scope, context.session_id, candidates, config)
+        return {"decisions": [decision_item(d) for d in decisions],
+                "timings": {"gate_ms": (time.perf_counter() - started) * 1000}}
+    return gate

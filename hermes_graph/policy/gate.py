@@ -1,0 +1,110 @@
+"""The write gate: drop, confirm, merge, supersede, retire, forget or admit (pure).
+
+Given a candidate and what the scope already holds near it, decide what to do
+and say why. Every reason is a short machine-readable code (``dup:exact``,
+``conflict:change_signal``, ...). The gate reads the store only through the
+:class:`Neighbourhood` the caller gathered, so tests hit it without a graph.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from hermes_graph.config import MemoryConfig
+from hermes_graph.policy.normalize import query_terms
+from hermes_graph.policy.slots import slots_named
+from hermes_graph.types import Candidate, GateDecision, Memory, ScoredMemory
+
+_FUNCTION_CHARS = re.compile(r"[我你他她它的了是有个叫在家就吗吧呢啊哈这那也都还又很和与]")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Neighbourhood:
+    """What the scope holds that may bear on one candidate."""
+
+    exact: Sequence[Memory] = ()
+    """Live memories whose normalised content equals the candidate's."""
+    similar: Sequence[ScoredMemory] = ()
+    """Live memories found by searching with the candidate's content."""
+    slot_holders: Sequence[Memory] = ()
+    """Live memories filling the candidate's single-valued slot."""
+    same_subject: Sequence[Memory] = field(default_factory=tuple)
+    """Live memories about the same non-user subject (a family member, ...)."""
+
+
+def distinctive_terms(text: str) -> set[str]:
+    """Keyword terms that carry content (names, nouns), not grammar."""
+    return {t for t in query_terms(text) if len(t) > 1 and not _FUNCTION_CHARS.search(t)}
+
+
+def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
+           config: MemoryConfig) -> GateDecision:
+    def make(action: str, reason: str, targets: Sequence[int] = (),
+             status: str = "candidate") -> GateDecision:
+        return GateDecision(action=action, reason=reason, candidate=candidate,  # type: ignore[arg-type]
+                            target_ids=tuple(targets), status=status)  # type: ignore[arg-type]
+
+    if candidate.drop_reason is not None:
+        return make("drop", f"filter:{candidate.drop_reason}")
+    if candidate.forget:
+        targets = forget_targets(candidate, near, config)
+        return make("forget", "user_forget_request", targets) if targets else make(
+            "drop", "forget:no_match")
+    if candidate.negation and candidate.change_signal and candidate.slot is None:
+        targets = contradicted(candidate, near)
+        return make("retire", "negation:retires_contradicted", targets) if targets else make(
+            "drop", "negation:no_match")
+    if near.exact:
+        existing = near.exact[0]
+        if session in existing.confirmed_sessions:
+            return make("ignore", "dup:exact_same_session", [existing.id])
+        return make("confirm", "dup:exact", [existing.id])
+    for hit in near.similar:
+        other = hit.memory
+        if (hit.vector_score >= config.dedup_cosine and other.kind == candidate.kind
+                and other.category == candidate.category and other.subject == candidate.subject
+                and tuple(sorted(candidate.qualifiers)) == other.qualifiers
+                and distinctive_terms(candidate.content) <= distinctive_terms(other.content)):
+            if session in other.confirmed_sessions:
+                return make("ignore", "dup:semantic_same_session", [other.id])
+            return make("merge", f"dup:semantic cos={hit.vector_score:.2f}", [other.id])
+    if candidate.subject != "user":
+        mine = distinctive_terms(candidate.content)
+        for other in near.same_subject:
+            if mine & distinctive_terms(other.content):
+                if session in other.confirmed_sessions:
+                    return make("ignore", "dup:same_subject_same_session", [other.id])
+                return make("confirm", "dup:same_subject_entity", [other.id])
+    status = "confirmed" if candidate.source == "explicit" and candidate.confidence >= 0.8 \
+        else "candidate"
+    holders = [m for m in near.slot_holders if m.subject == candidate.subject]
+    if holders and candidate.change_signal:
+        return make("supersede", f"conflict:change_signal slot={candidate.slot}",
+                    [m.id for m in holders], status)
+    if holders:
+        return make("admit", f"conflict:no_change_signal slot={candidate.slot} older_demoted",
+                    [m.id for m in holders], status)
+    return make("admit", f"new:{candidate.category}", (), status)
+
+
+def forget_targets(candidate: Candidate, near: Neighbourhood,
+                   config: MemoryConfig) -> list[int]:
+    """Memories a forget request names: by slot ("where I live") or by close match."""
+    slots = set(slots_named(candidate.content))
+    ids = [m.id for m in near.slot_holders if m.slot in slots]
+    for hit in near.similar:
+        named_terms = distinctive_terms(candidate.content) & distinctive_terms(hit.memory.content)
+        if hit.vector_score >= config.forget_match_cosine or (
+                named_terms and hit.keyword_score > 0):
+            ids.append(hit.memory.id)
+    return list(dict.fromkeys(ids))
+
+
+def contradicted(candidate: Candidate, near: Neighbourhood) -> list[int]:
+    """Live memories an explicit negation retires: they share its distinctive terms."""
+    mine = distinctive_terms(candidate.content)
+    return [hit.memory.id for hit in near.similar
+            if mine & distinctive_terms(hit.memory.content)
+            and hit.memory.subject == candidate.subject]

@@ -1,0 +1,39 @@
+"""The fused recall score and its breakdown (seed 000 §3.4), pure.
+
+score = w_semantic·similarity + w_freshness·exp(-Δt/τ_kind)
+      + w_importance·importance/10 + w_frequency·log(1+use)/log(1+max_count)
+      + w_context·kind/context match
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+
+from hermes_graph.clock import days_between
+from hermes_graph.config import MemoryConfig
+from hermes_graph.types import Memory
+
+
+def freshness(memory: Memory, now: datetime, config: MemoryConfig) -> float:
+    """exp(-Δt/τ) with τ per kind; Δt from the last time the user said it."""
+    anchor = max(memory.last_seen_at, memory.created_at)
+    age = max(0.0, days_between(anchor, now))
+    return math.exp(-age / config.tau_days[memory.kind])
+
+
+def frequency(use_count: int, config: MemoryConfig) -> float:
+    return min(1.0, math.log1p(use_count) / math.log1p(config.frequency_max_count))
+
+
+def fused_score(memory: Memory, *, similarity: float, context_match: float, now: datetime,
+                config: MemoryConfig) -> tuple[float, dict[str, float]]:
+    """The score and each weighted part of it (the parts sum to the score)."""
+    parts = {
+        "semantic": config.w_semantic * max(0.0, similarity),
+        "freshness": config.w_freshness * freshness(memory, now, config),
+        "importance": config.w_importance_recall * memory.importance / 10.0,
+        "frequency": config.w_frequency * frequency(memory.use_count, config),
+        "context": config.w_context * context_match,
+    }
+    return sum(parts.values()), parts

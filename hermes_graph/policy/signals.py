@@ -1,0 +1,179 @@
+"""Signal lexicons for Chinese and English (pure data + matchers).
+
+These are the write triggers of seed 000 §2.3 (durable information, a
+correction or negation, a decision), the change signals of §3.3, and the
+filters of §3.2 (greetings, one-off asks, one-off time words, secrets). Each
+lexicon is a module constant so users can extend or replace it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from hermes_graph.types import Category
+
+
+def _rx(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+# --- what makes a clause worth remembering, by category ---------------------
+IDENTITY = _rx(
+    r"我(是|叫|姓|今年|在\S{0,12}(工作|上班|上学|读书)|家在|住在|来自|老家|的职业|做\S{0,6}(工作|的))",
+    r"我(有个|有一个|有两个|家有)", r"我(的)?(手机|电脑|车)是",
+    r"\bI'?m an?\b", r"\bI am an?\b", r"\bmy name is\b", r"\bI live in\b", r"\bI'?m from\b",
+    r"\bI work (at|as|for|in)\b", r"\bI'?m based in\b", r"\bI have an? (daughter|son|wife|husband|"
+    r"partner|kid|child|dog|cat)\b", r"\bmy (phone|laptop|car) is\b", r"\bI use an?\b",
+    r"\bI (just )?(joined|moved to)\b",
+    r"我(的|家)?(女儿|闺女|丫头|儿子|老婆|老公|孩子|宝宝|猫|狗)\S{0,4}(叫|是|名叫|小名|今年)",
+    r"(就是|是)我(家|的)(女儿|闺女|丫头|儿子|老婆|老公|孩子|宝宝|猫|狗)",
+    r"\bmy (daughter|son|wife|husband|partner|kid|child|dog|cat)('s name is| is called| is named|"
+    r"\s+(?-i:[A-Z])[a-z]+)",
+)
+PREFERENCE = _rx(
+    r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
+    r"我是个?\S{0,4}(迷|爱好者|发烧友)",
+    r"\bI (really )?(like|love|prefer|enjoy|hate|dislike|can't stand)\b", r"\bI usually\b",
+    r"\bI'?m an? (keen|big|huge|avid)\b", r"\bmy fav(ou)?rite\b", r"\bI always\b",
+)
+CONSTRAINT = _rx(
+    r"过敏", r"(不|不能|没法)(吃|喝|碰)", r"忌口", r"预算", r"素食", r"吃素", r"怀孕", r"糖尿病", r"高血压",
+    r"(膝盖|腰|颈椎|脚踝|跟腱)\S{0,4}(疼|痛|不好|伤)", r"晕车", r"恐高",
+    r"\ballerg", r"\bI (don'?t|can'?t|never) (eat|drink)\b", r"\bvegetarian\b", r"\bvegan\b",
+    r"\bbudget\b", r"\bgluten\b", r"\blactose\b", r"\bdiabet", r"\bsore\b", r"\binjur",
+    r"\bflat feet\b", r"\bclaustrophob", r"\bafraid of\b",
+)
+RULE = _rx(
+    r"(以后|今后|之后)(都|请|要|别|不要|一律)", r"(请|麻烦)?(用|使用)(中文|英文|英语|简体|繁体)", r"(回答|回复|答复)(时|的时候)?(请|要|都)",
+    r"(别|不要|不许)(用|使用|加|写)", r"代码注释", r"(先|首先)给结论", r"记得(每次|以后)",
+    r"\balways (reply|answer|write|use|respond|book|include|give)\b", r"\bnever (use|reply|write|add)\b",
+    r"\bplease (don'?t|do not|always|never)\b", r"\bdon'?t use\b", r"\bfrom now on\b",
+    r"\b(reply|answer|respond|write) (to me )?in (english|chinese|french|spanish|german)\b",
+    r"\bin anything you write\b", r"\bkeep (it|answers|replies) (short|brief)\b",
+)
+DECISION = _rx(
+    r"(决定|定了|选定|就用|敲定|报名|报了|订了|签了)",
+    r"\b(decided|we'?ll go with|I chose|I picked|signed up|registered for|enrolled|booked)\b",
+)
+
+# --- change, negation and forget ---------------------------------------------
+CHANGE = _rx(
+    r"改成", r"调整为", r"换成", r"换了", r"现在", r"不再", r"以后不", r"改为", r"搬到", r"已经不",
+    r"\bfrom now on\b", r"\bactually\b", r"\bnow\b", r"\bno longer\b", r"\bchanged to\b",
+    r"\bswitched to\b", r"\bmoved to\b", r"\banymore\b", r"\bnot any more\b",
+)
+NEGATION = _rx(
+    r"不再", r"不用了", r"已经不", r"以后(别|不要)再?", r"别再", r"不是\S{0,6}了", r"戒了",
+    r"\bno longer\b", r"\b(don'?t|do not) \w+ \w*\s?anymore\b", r"\banymore\b", r"\bstopped\b",
+    r"\bquit\b",
+)
+FORGET = _rx(
+    r"(忘掉|忘了吧|忘记|删掉|删除|别记|不要记|清除)",
+    r"\bforget\b", r"\bdelete (that|what)\b", r"\b(don'?t|do not|stop) (remember|keep|store)",
+    r"\brather you not keep\b", r"\berase\b",
+)
+
+# --- what is never a memory ----------------------------------------------------
+SMALLTALK = _rx(
+    r"^(你好|您好|早上好|晚上好|下午好|早安|晚安|谢谢|多谢|感谢|哈+|嗯+|好的?|行|OK|ok|好吧|收到|明白|对|是的|没事|拜拜|再见)"
+    r"[呀啊呢哈吧了啦！!。.~\s]*$",
+    r"^(hi|hello|hey|good (morning|evening|night|afternoon)|thanks?( you)?|thx|cheers|ok(ay)?|"
+    r"cool|great|nice|lol|haha+|bye|see you|got it|sure|yes|no|yep|nope)\b[\s!.,~]*"
+    r"(so much|a lot|again)?[\s!.]*$",
+)
+REQUEST = _rx(
+    r"^(帮我|请帮|麻烦|给我|替我|能不能|能否|可以|你说|你觉得|推荐|讲个|讲一个|再讲|说说|算一?下|查一?下|翻译)",
+    r"(怎么|咋|如何|什么|啥|哪|几点|多少|吗|呢|吧)[？?。！!]?$", r"[？?]$",
+    r"^(can|could|would|will) you\b", r"^(please )?(help|tell|show|give|find|recommend|suggest|"
+    r"explain|write|draft|make|translate|calculate|check)\b", r"^(what|how|why|where|when|which|"
+    r"who|is|are|do|does|should)\b",
+)
+ONE_OFF_TIME = _rx(
+    r"今天|今晚|今早|明天|明早|明晚|后天|昨天|昨晚|前天|刚才|刚刚|这周|本周|下周|这周末|这个月|下个月|待会|一会儿|马上",
+    r"\b(today|tonight|tomorrow|yesterday|this (week|weekend|morning|afternoon|evening)|"
+    r"next (week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|right now|later today)\b",
+)
+EMOTIONAL = _rx(
+    r"烦死|气死|受不了了|崩溃|累死|烦透|滚|去死|太烦了|太累了|气炸|无语|再也不想|紧张",
+    r"\b(hate everything|so (annoyed|angry|tired|done)|sick of|fed up|ugh|damn|screw|"
+    r"nervous|stressed|furious)\b", r"[!！]{2,}",
+)
+THIRD_PARTY = _rx(
+    r"^(他|她|他们|她们)", r"我(的)?(室友|同事|朋友|老板|领导|同学|邻居|表哥|表姐|堂哥|哥们|闺蜜)",
+    r"^(he|she|they)\b", r"\bmy (friend|roommate|flatmate|colleague|coworker|boss|manager|"
+    r"neighbou?r|classmate|cousin)\b",
+)
+FAMILY = _rx(
+    r"(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|孩子|宝宝|妈妈|爸爸|父亲|母亲)",
+    r"\bmy (daughter|son|wife|husband|partner|kid|child|baby|mom|mum|dad|mother|father)\b",
+)
+FAMILY_CANONICAL: tuple[tuple[re.Pattern[str], str], ...] = (
+    (_rx(r"女儿|闺女|丫头", r"\bdaughter\b"), "daughter"),
+    (_rx(r"儿子", r"\bson\b"), "son"),
+    (_rx(r"老婆|妻子|爱人", r"\bwife\b"), "wife"),
+    (_rx(r"老公|丈夫", r"\bhusband\b"), "husband"),
+    (_rx(r"妈妈|母亲", r"\b(mom|mum|mother)\b"), "mother"),
+    (_rx(r"爸爸|父亲", r"\b(dad|father)\b"), "father"),
+    (_rx(r"孩子|宝宝", r"\b(kid|child|baby)\b"), "child"),
+)
+DEICTIC = _rx(
+    r"^(这个|那个|第[一二三四五六七八九十\d]+个|前一个|后一个|上一个)", r"\b(the (first|second|third|last|"
+    r"other) one|that one|this one)\b",
+)
+"""A clause that only points at something in the chat ("I like the second one")."""
+DISCOURSE_PREFIX = _rx(
+    r"^(跟你说下|跟你说一下|说一下|对了|另外|还有|顺便说一下|其实|再说一遍啊?|帮我记一下|记一下|"
+    r"heads up|btw|by the way|also|and|so|oh|just so you know|fyi|for the record)[:：,，\s]*",
+)
+
+# --- secrets and ID numbers (seed 004 privacy) ----------------------------------
+SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("password", _rx(r"(密码|口令|passcode|password|passwd|pwd)\s*(是|为|:|：|is)?\s*\S+")),
+    ("api_key", _rx(r"\b(sk|pk|rk|ghp|gho|xox[bap]|AKIA)[-_A-Za-z0-9]{12,}\b",
+                    r"(api[ _-]?key|token|secret)\s*(是|为|:|：|is|=)\s*\S{8,}")),
+    ("national_id", _rx(r"(?<!\d)\d{17}[\dXx](?!\d)", r"\b\d{3}-\d{2}-\d{4}\b",
+                        r"(身份证|护照|passport|social security|SSN)\S{0,6}\s*\S*\d{6,}")),
+    ("bank_card", _rx(r"(?<!\d)(?:\d[ -]?){15,18}\d(?!\d)", r"(银行卡|卡号|card number)\S{0,4}\s*\d{4,}")),
+    ("verification_code", _rx(r"(验证码|verification code|OTP)\S{0,4}\s*\d{4,8}")),
+)
+PHONE_PATTERN = _rx(r"(?<!\d)1[3-9]\d{9}(?!\d)", r"(?<!\d)\+?\d{1,3}[ -]?\(?\d{2,4}\)?[ -]?\d{3,4}[ -]?\d{3,4}(?!\d)")
+
+CATEGORY_SIGNALS: tuple[tuple[Category, re.Pattern[str]], ...] = (
+    ("rule", RULE),
+    ("constraint", CONSTRAINT),
+    ("identity", IDENTITY),
+    ("preference", PREFERENCE),
+    ("event", DECISION),
+)
+"""Checked in order: the first category whose lexicon matches a clause wins."""
+
+
+def matches(pattern: re.Pattern[str], text: str) -> bool:
+    return pattern.search(text) is not None
+
+
+def secret_kinds(text: str, *, include_phone: bool) -> list[str]:
+    """Names of the secret kinds present in ``text`` (empty when clean)."""
+    found = [name for name, pattern in SECRET_PATTERNS if pattern.search(text)]
+    if include_phone and PHONE_PATTERN.search(text):
+        found.append("phone")
+    return found
+
+
+def family_relation(text: str) -> str | None:
+    for pattern, name in FAMILY_CANONICAL:
+        if pattern.search(text):
+            return name
+    return None
+
+
+def category_of(text: str) -> Category | None:
+    for category, pattern in CATEGORY_SIGNALS:
+        if pattern.search(text):
+            return category
+    return None
+
+
+def any_match(patterns: Iterable[re.Pattern[str]], text: str) -> bool:
+    return any(p.search(text) for p in patterns)

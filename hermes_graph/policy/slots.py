@@ -1,0 +1,47 @@
+"""Single-valued slots (seed 000 §3.3, seed 004 §4.3).
+
+A slot holds one value at a time (where the user lives, their employer, their
+phone, budget, preferred language): a new value with a change signal
+supersedes the old one. Multi-valued things (hobbies, allergies, skills) have
+no slot and accumulate. A forget request naming a slot ("forget where I
+live") erases the memories that fill it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
+    "residence": re.compile(
+        r"住在|家在|我家|搬到|搬去|住址|住哪|老家在|\blive (in|at)\b|\bliving in\b|\bbased in\b|"
+        r"\bmoved to\b|\bwhere I live\b|\bmy (location|address|home town|hometown)\b",
+        re.IGNORECASE),
+    "employer": re.compile(
+        r"在\S{1,12}(工作|上班)|跳槽|入职|\bwork (at|for)\b|\bmy (employer|company)\b|"
+        r"\bwhere I work\b|\bjoined \S+ as\b", re.IGNORECASE),
+    "phone": re.compile(
+        r"手机|iPhone|安卓|Android|\bphone\b|\bPixel\b|\bGalaxy\b", re.IGNORECASE),
+    "budget": re.compile(r"预算|\bbudget\b", re.IGNORECASE),
+    "language": re.compile(
+        r"(用|说|讲|回复|回答)\S{0,3}(中文|英文|英语|日语|简体|繁体)|"
+        r"\b(reply|answer|respond|write|speak)\w* (to me )?in (english|chinese|french|german|"
+        r"spanish|japanese)\b|\bmy (preferred )?language\b", re.IGNORECASE),
+    "job": re.compile(
+        r"我(是|做)(一名|一个|个)?\S{0,6}(工程师|设计师|老师|医生|护士|律师|会计|程序员|产品经理|学生|插画师)|"
+        r"\bI'?m an? (freelance |senior |junior )?\w*(er|or|ist|ian|ant)\b|\bmy job\b|"
+        r"\bwhat I do for a living\b", re.IGNORECASE),
+}
+
+
+def slot_of(text: str) -> str | None:
+    """The single-valued slot a statement fills, or None when it is multi-valued."""
+    for name, pattern in SLOT_PATTERNS.items():
+        if pattern.search(text):
+            return name
+    return None
+
+
+def slots_named(text: str) -> list[str]:
+    """Every slot a (forget) request mentions."""
+    return [name for name, pattern in SLOT_PATTERNS.items() if pattern.search(text)]

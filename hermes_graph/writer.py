@@ -1,0 +1,92 @@
+"""The write path outside the graph: background writes and the session catch-up pass.
+
+``write_turns`` is extract -> gate -> persist as plain functions. A
+:class:`MemoryWriter` runs it on one background thread, in order, so the write
+path adds nothing to a reply's latency; ``flush()`` waits until every queued
+write is applied (call it before shutdown; ``close()`` does).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import datetime
+
+from hermes_graph.config import MemoryConfig
+from hermes_graph.extract.base import Extractor, Turn
+from hermes_graph.nodes.extract import extract_candidates
+from hermes_graph.nodes.gate import gate_candidates
+from hermes_graph.nodes.persist import apply_decisions
+from hermes_graph.state import DecisionItem
+from hermes_graph.store import MemoryStore
+
+log = logging.getLogger(__name__)
+
+
+def write_turns(store: MemoryStore, extractor: Extractor, *, scope: str, session: str,
+                turns: Sequence[Turn], now: datetime, config: MemoryConfig) -> list[DecisionItem]:
+    """Extract from the last user turn, gate and persist; returns the decisions."""
+    candidates = extract_candidates(extractor, turns, now=now)
+    if not candidates:
+        return []
+    decisions = gate_candidates(store, scope, session, candidates, config)
+    return apply_decisions(store, scope, session, decisions, now=now, config=config)
+
+
+def end_session(store: MemoryStore, extractor: Extractor, *, scope: str, session: str,
+                turns: Sequence[Turn], now: datetime,
+                config: MemoryConfig | None = None) -> list[DecisionItem]:
+    """Catch-up pass (seed 000 §2.3): extract from every user turn of the session, with
+    the whole session before it as context, what single turns missed. Exact duplicates
+    of what the turns already stored are ignored, so nothing is counted twice."""
+    config = config or MemoryConfig()
+    applied: list[DecisionItem] = []
+    for position, turn in enumerate(turns):
+        if turn.role == "user":
+            applied.extend(write_turns(store, extractor, scope=scope, session=session,
+                                       turns=turns[: position + 1], now=now, config=config))
+    return applied
+
+
+class MemoryWriter:
+    """One background thread applying write paths in submission order."""
+
+    def __init__(self) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermes-writer")
+        self._pending: list[Future[list[DecisionItem]]] = []
+        self._lock = threading.Lock()
+        self.results: list[DecisionItem] = []
+        self.errors: list[BaseException] = []
+
+    def submit(self, store: MemoryStore, extractor: Extractor, *, scope: str, session: str,
+               turns: Sequence[Turn], now: datetime, config: MemoryConfig) -> None:
+        future = self._pool.submit(write_turns, store, extractor, scope=scope, session=session,
+                                   turns=list(turns), now=now, config=config)
+        with self._lock:
+            self._pending.append(future)
+
+    def flush(self, timeout: float | None = None) -> list[DecisionItem]:
+        """Wait for every queued write; returns the decisions applied since the last flush."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+        done: list[DecisionItem] = []
+        for future in pending:
+            try:
+                done.extend(future.result(timeout=timeout))
+            except Exception as exc:  # a failed write must not hide the others
+                log.error("background memory write failed: %s", exc)
+                self.errors.append(exc)
+        self.results.extend(done)
+        return done
+
+    def close(self) -> None:
+        self.flush()
+        self._pool.shutdown(wait=True)
+
+    def __enter__(self) -> MemoryWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
