@@ -57,7 +57,9 @@ from numpy.typing import NDArray
 from tqdm import tqdm
 
 from hermes_graph.embeddings.use import USEEmbeddings
+from hermes_graph.store.index_cache import scope_file_key
 from hermes_graph.store.memory_store import MemoryStore
+from hermes_graph.store.search import keyword_hits
 from hermes_graph.types import KIND_OF_CATEGORY, LIVE_STATUSES, Category
 
 FloatMatrix = NDArray[np.float32]
@@ -375,8 +377,7 @@ def apply_ivf_regrowth_workaround() -> None:
         self.trained_size = len(all_ids)
 
     vectors.ScopeIndex._maybe_switch_to_ann = patched  # type: ignore[method-assign]
-    if os.environ.get("HERMES_BENCH_PATCHED") != "1":
-        os.environ["HERMES_BENCH_PATCHED"] = "1"  # the fresh-process probe patches too
+    os.environ["HERMES_BENCH_PATCHED"] = "1"  # the fresh-process probe patches too
 
 
 # --- the fresh-process open probe ------------------------------------------------------------
@@ -431,20 +432,29 @@ def precompute(embeddings: BenchEmbeddings, texts: list[str], cache: Path, quiet
     embeddings.doc_rows = {t: i for i, t in enumerate(distinct)}
 
 
-def bench_size(store_path: Path, embeddings: BenchEmbeddings, memories: list[dict[str, Any]],
-               start: int, size: int, add_batch: int, queries: list[str], fill_batch: int,
-               quiet: bool) -> dict[str, Any]:
-    result: dict[str, Any] = {"size": size}
+def bench_size(result: dict[str, Any], store_path: Path, embeddings: BenchEmbeddings,
+               memories: list[dict[str, Any]], start: int, add_batch: int, queries: list[str],
+               fill_batch: int, quiet: bool) -> None:
+    """Grow the scope from ``start`` to ``result["size"]`` rows and measure it.
+
+    Fills ``result`` as it goes (``result["stage"]`` names the step), so a failure
+    leaves the measurements made so far.
+    """
+    size = int(result["size"])
     batch = min(add_batch, size - start)
     # 1. fill with precomputed vectors (untimed), then the timed batch, index loaded
+    result["stage"] = "open + load index before filling"
     store = MemoryStore(store_path, embeddings=embeddings)
     embeddings.use_cache = True
     store.search(SCOPE, queries[0], k=K)  # load (or build) the scope's index
     fill_end = size - batch
     for lo in tqdm(range(start, fill_end, fill_batch), desc=f"fill to {fill_end:,}",
                    unit="batch", disable=quiet or fill_end <= start):
-        store.add_many(SCOPE, memories[lo : min(lo + fill_batch, fill_end)])
+        hi = min(lo + fill_batch, fill_end)
+        result["stage"] = f"filler add_many of rows {lo:,}-{hi:,}"
+        store.add_many(SCOPE, memories[lo:hi])
     timed = memories[fill_end:size]
+    result["stage"] = "timed add_many"
     embeddings.use_cache = False
     with stopwatch() as add_s:
         store.add_many(SCOPE, timed)
@@ -458,9 +468,11 @@ def bench_size(store_path: Path, embeddings: BenchEmbeddings, memories: list[dic
         "store_share": round(max(add_s[0] - embed_s[0], 0.0) / add_s[0], 3),
         "scope_rows_before": fill_end,
     }
+    result["stage"] = "close (save index)"
     store.close()  # writes the index file
 
     # 2. open: constructor + first search (loads the FAISS file), shared embedder
+    result["stage"] = "open (index file in step)"
     with stopwatch() as ctor_s:
         store = MemoryStore(store_path, embeddings=embeddings)
     with stopwatch() as first_s:
@@ -470,16 +482,18 @@ def bench_size(store_path: Path, embeddings: BenchEmbeddings, memories: list[dic
                       "open_ms": round((ctor_s[0] + first_s[0]) * 1000, 1)}
     index = store._indexes.get(SCOPE, store.dim)
     result["index"] = {"type": type(index.index).__name__, "ann": index.is_ann,
-                       "rows": index.size}
+                       "rows": index.size, "trained_size": index.trained_size}
 
-    # 3. search latency
+    # 3. search latency (the 1-minute load average shows whether the machine was shared)
+    result["stage"] = "search latency"
+    result["load_avg_1m_before_search"] = round(os.getloadavg()[0], 2)
     ids, matrix, live = scope_matrix(store, SCOPE)
-    live_share = float(live.mean())
     qvec = {q: np.asarray(embeddings.query_vectors[q], dtype=np.float32) for q in queries}
     pool = K * store.config.candidate_multiplier
+    key = scope_file_key(SCOPE)
 
-    def search(q: str, statuses: Sequence[str] = LIVE_STATUSES) -> Callable[[], object]:
-        return lambda: store.search(SCOPE, q, k=K, statuses=statuses)  # type: ignore[arg-type]
+    def search(q: str) -> Callable[[], object]:
+        return partial(store.search, SCOPE, q, k=K)
 
     embeddings.use_cache = True
     excl = time_calls([search(q) for q in queries], f"{size:,}: search excl. embed",
@@ -490,6 +504,8 @@ def bench_size(store_path: Path, embeddings: BenchEmbeddings, memories: list[dic
     embeddings.use_cache = True
     vector = time_calls([partial(index.search, qvec[q], pool, LIVE_STATUSES, None)
                          for q in queries], f"{size:,}: vector route", quiet=quiet)
+    keyword = time_calls([partial(keyword_hits, store._conn, key, q, pool, LIVE_STATUSES, None)
+                          for q in queries], f"{size:,}: keyword route", quiet=quiet)
     brute = time_calls([partial(numpy_top, matrix, qvec[q], pool) for q in queries],
                        f"{size:,}: numpy brute force", quiet=quiet)
     # recall of the store's vector route against exact search over the same live rows
@@ -500,17 +516,19 @@ def bench_size(store_path: Path, embeddings: BenchEmbeddings, memories: list[dic
         got = {i for i, _ in index.search(qvec[q], pool, LIVE_STATUSES, None)}
         overlaps.append(len(exact & got) / max(len(exact), 1))
     result["search"] = {
-        "k": K, "pool": pool, "queries": len(queries), "live_share": round(live_share, 3),
+        "k": K, "pool": pool, "queries": len(queries), "live_share": round(float(live.mean()), 3),
         "excl_embed_ms": excl, "incl_embed_ms": incl, "vector_route_ms": vector,
-        "numpy_bruteforce_ms": brute,
+        "keyword_route_ms": keyword, "numpy_bruteforce_ms": brute,
         "ratio_p50_store_vs_numpy": round(excl["p50"] / brute["p50"], 2),
         "ratio_p95_store_vs_numpy": round(excl["p95"] / brute["p95"], 2),
         "vector_recall_at_pool": round(float(np.mean(overlaps)), 4),
     }
+    result["load_avg_1m_after_search"] = round(os.getloadavg()[0], 2)
     result["rss_mb_now"] = current_rss_mb()
     store.close()
 
     # 4. open with the index files gone: rebuilt from SQLite embeddings
+    result["stage"] = "open with the index files deleted (rebuild from SQLite)"
     index_dir = store_path.with_name(store_path.name + ".faiss")
     shutil.rmtree(index_dir, ignore_errors=True)
     with stopwatch() as rebuild_s:
@@ -520,9 +538,10 @@ def bench_size(store_path: Path, embeddings: BenchEmbeddings, memories: list[dic
     result["open"]["rebuild_from_sqlite_ms"] = round(rebuild_s[0] * 1000, 1)
 
     # 5. open in a fresh process with the default embedder (model load included)
+    result["stage"] = "open in a fresh process"
     result["open_fresh_process"] = run_probe(store_path, queries[3])
     result["peak_rss_mb_bench_process"] = peak_rss_mb()
-    return result
+    del result["stage"]
 
 
 def machine_info() -> dict[str, Any]:
@@ -543,7 +562,7 @@ def machine_info() -> dict[str, Any]:
 
 
 def run(sizes: list[int], *, add_batch: int, query_count: int, fill_batch: int, seed: int,
-        workdir: Path, cache_dir: Path | None, quiet: bool) -> dict[str, Any]:
+        workdir: Path, cache_dir: Path | None, patched: bool, quiet: bool) -> dict[str, Any]:
     with stopwatch() as load_s:
         use = USEEmbeddings()
     embeddings = BenchEmbeddings(use)
@@ -572,19 +591,29 @@ def run(sizes: list[int], *, add_batch: int, query_count: int, fill_batch: int, 
     results: list[dict[str, Any]] = []
     previous = 0
     for size in sizes:
-        results.append(bench_size(store_path, embeddings, memories, previous, size, add_batch,
-                                  queries, fill_batch, quiet))
+        result: dict[str, Any] = {"size": size}
+        results.append(result)
+        try:
+            bench_size(result, store_path, embeddings, memories, previous, add_batch, queries,
+                       fill_batch, quiet)
+        except Exception as exc:  # report the failure and stop: the scope is now inconsistent
+            result["error"] = f"{type(exc).__name__}: {exc}".splitlines()[0][:400]
+            tqdm.write(f"size {size:,}: FAILED during {result['stage']}: {result['error']}",
+                       file=sys.stderr)
+            break
         previous = size
         if not quiet:
-            tqdm.write(f"size {size:,}: add {results[-1]['add']['per_s']}/s, search p95 "
-                       f"{results[-1]['search']['excl_embed_ms']['p95']} ms excl. embed",
+            tqdm.write(f"size {size:,}: add {result['add']['per_s']}/s, search p95 "
+                       f"{result['search']['excl_embed_ms']['p95']} ms excl. embed",
                        file=sys.stderr)
+    done = [r for r in results if "error" not in r]
     largest = results[-1]
     return {
         "benchmark": "hermes-graph MemoryStore (issue 2)",
         "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "command": "python " + " ".join(sys.argv),
         "machine": machine_info(),
+        "ivf_regrowth_workaround": patched,
         "embedder": {"id": use.embedder_id, "dim": use.dim, "threads": use.threads,
                      "load_s": round(load_s[0], 2)},
         "query_embed_ms": percentiles(query_ms),
@@ -594,10 +623,12 @@ def run(sizes: list[int], *, add_batch: int, query_count: int, fill_batch: int, 
         "sizes": results,
         "targets": {
             "add_per_s_min": ADD_TARGET_PER_S,
-            "add_met": all(r["add"]["per_s"] >= ADD_TARGET_PER_S for r in results),
+            "add_met": bool(done) and all("add" in r and r["add"]["per_s"] >= ADD_TARGET_PER_S
+                                          for r in results),
             "search_p95_excl_embed_ms_max": SEARCH_P95_TARGET_MS,
             "search_checked_at_size": largest["size"],
-            "search_met": largest["search"]["excl_embed_ms"]["p95"] <= SEARCH_P95_TARGET_MS,
+            "search_met": "search" in largest and (
+                largest["search"]["excl_embed_ms"]["p95"] <= SEARCH_P95_TARGET_MS),
         },
         "peak_rss_mb_bench_process": peak_rss_mb(),
     }
@@ -608,31 +639,46 @@ def markdown(report: Mapping[str, Any]) -> str:
         return f"{d['p50']:.2f} / {d['p95']:.2f}"
 
     lines = [
-        "| memories in scope | add/s incl. USE embed (batch) | search excl. embed p50/p95 ms"
-        " | search incl. embed p50/p95 ms | FAISS route p50/p95 ms | numpy brute force p50/p95 ms"
-        " | store ÷ numpy (p50 / p95) | index | open ms (file / rebuild) | open, fresh process"
-        " ms | peak RSS MB, fresh process |",
-        "|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
+        "| memories in scope | add/s incl. USE embed | search excl. embed p50 / p95 ms"
+        " | search incl. embed p50 / p95 ms | FAISS route p50 / p95 ms"
+        " | FTS5 route p50 / p95 ms | numpy brute force p50 / p95 ms"
+        " | store ÷ numpy p50 / p95 | vector index (recall@32) | open ms: file / rebuild"
+        " | open ms, fresh process | peak RSS MB, fresh process |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
     for r in report["sizes"]:
+        if "error" in r:
+            added = f"{r['add']['per_s']:,.0f}" if "add" in r else "—"
+            lines.append(f"| {r['size']:,} | {added} | **failed** during {r['stage']}: "
+                         f"`{r['error'][:160]}` |||||||||")
+            continue
         s, o, f = r["search"], r["open"], r["open_fresh_process"]
         lines.append(
-            f"| {r['size']:,} | {r['add']['per_s']:,.0f} ({r['add']['batch']:,}) "
+            f"| {r['size']:,} | {r['add']['per_s']:,.0f} "
             f"| {pair(s['excl_embed_ms'])} | {pair(s['incl_embed_ms'])} "
-            f"| {pair(s['vector_route_ms'])} | {pair(s['numpy_bruteforce_ms'])} "
-            f"| {s['ratio_p50_store_vs_numpy']} / {s['ratio_p95_store_vs_numpy']} "
-            f"| {r['index']['type']} (recall {s['vector_recall_at_pool']:.3f}) "
+            f"| {pair(s['vector_route_ms'])} | {pair(s['keyword_route_ms'])} "
+            f"| {pair(s['numpy_bruteforce_ms'])} "
+            f"| {s['ratio_p50_store_vs_numpy']:.1f} / {s['ratio_p95_store_vs_numpy']:.1f} "
+            f"| {r['index']['type']} ({s['vector_recall_at_pool']:.3f}) "
             f"| {o['open_ms']:,.0f} / {o['rebuild_from_sqlite_ms']:,.0f} "
             f"| {f['open_ms']:,.0f} | {f['peak_rss_mb']:,.0f} |")
     t = report["targets"]
     e = report["embedder"]
     lines += [
         "",
-        f"Query embedding alone (USE, 1 thread): p50/p95 "
-        f"{pair(report['query_embed_ms'])} ms; USE model load {e['load_s']} s.",
-        f"Targets: add >= {t['add_per_s_min']:.0f}/s: {'met' if t['add_met'] else 'MISSED'}; "
+        f"Add: one `add_many` of {report['settings']['add_batch']:,} new memories with the real "
+        "USE embedder, into the scope at that size (index loaded). Query embedding alone "
+        f"(USE, 1 thread): p50 / p95 {pair(report['query_embed_ms'])} ms; USE model load "
+        f"{e['load_s']} s. 1-min load average around the search runs: "
+        + ", ".join(f"{r['size']:,}: {r['load_avg_1m_before_search']}-"
+                    f"{r['load_avg_1m_after_search']}"
+                    for r in report["sizes"] if "load_avg_1m_after_search" in r) + ". "
+        + ("IVF regrowth workaround applied in-process (see bench/README.md)."
+           if report["ivf_regrowth_workaround"] else "Library unpatched."),
+        "",
+        f"Targets: add >= {t['add_per_s_min']:.0f}/s: **{'met' if t['add_met'] else 'MISSED'}**; "
         f"search p95 excl. embed <= {t['search_p95_excl_embed_ms_max']:.0f} ms at "
-        f"{t['search_checked_at_size']:,}: {'met' if t['search_met'] else 'MISSED'}.",
+        f"{t['search_checked_at_size']:,}: **{'met' if t['search_met'] else 'MISSED'}**.",
     ]
     return "\n".join(lines) + "\n"
 
@@ -671,7 +717,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--probe-query", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
-    if args.ivf_regrowth_workaround or os.environ.get("HERMES_BENCH_PATCHED") == "1":
+    patched = args.ivf_regrowth_workaround or os.environ.get("HERMES_BENCH_PATCHED") == "1"
+    if patched:
         apply_ivf_regrowth_workaround()
     if args.probe_open:
         print(json.dumps(probe_open(args.probe_open, args.probe_query, 20)))
@@ -681,9 +728,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cache_dir is not None:
         args.cache_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="hermes-bench-") as tmp:
+        workdir = Path(tmp)
+        if args.workdir is not None:
+            workdir = args.workdir
+            workdir.mkdir(parents=True, exist_ok=True)
+            for stale in workdir.glob("bench.db*"):  # start from an empty store
+                shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
         report = run(args.sizes, add_batch=args.add_batch, query_count=args.queries,
-                     fill_batch=args.fill_batch, seed=args.seed, workdir=Path(tmp),
-                     cache_dir=args.cache_dir, quiet=args.quiet)
+                     fill_batch=args.fill_batch, seed=args.seed, workdir=workdir,
+                     cache_dir=args.cache_dir, patched=patched, quiet=args.quiet)
     table = markdown(report)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -697,7 +750,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(report, ensure_ascii=False))
     else:
         print(table)
-    return 0
+    return 0 if all("error" not in r for r in report["sizes"]) else 1
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Embedders: the default offline multilingual USE, a deterministic fake, and identity."""
 
-from hermes_graph.embeddings.base import embedder_identity, embed_texts
+from hermes_graph.embeddings.base import embed_texts, embedder_identity
 from hermes_graph.embeddings.fake import HashingEmbeddings
 from hermes_graph.embeddings.use import USEEmbeddings
 

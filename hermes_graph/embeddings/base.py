@@ -43,4 +43,5 @@ def embed_texts(embeddings: Embeddings, texts: list[str]) -> NDArray[np.float32]
 
 
 def embed_query(embeddings: Embeddings, text: str) -> NDArray[np.float32]:
-    return _as_matrix([embeddings.embed_query(text)], 1)[0]
+    vector: NDArray[np.float32] = _as_matrix([embeddings.embed_query(text)], 1)[0]
+    return vector

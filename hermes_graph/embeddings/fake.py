@@ -11,6 +11,7 @@ import hashlib
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from hermes_graph.errors import InvalidInputError
 from hermes_graph.policy.normalize import index_terms
 
 
@@ -18,6 +19,8 @@ class HashingEmbeddings(Embeddings):
     """Feature hashing of :func:`index_terms` into ``dim`` signed buckets."""
 
     def __init__(self, dim: int = 64, *, embedder_id: str | None = None) -> None:
+        if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
+            raise InvalidInputError(f"dim must be a positive integer, got {dim!r}")
         self.dim = dim
         self.embedder_id = embedder_id or f"hashing-{dim}"
 

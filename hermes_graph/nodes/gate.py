@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -53,7 +54,21 @@ def gate_candidates(store: MemoryStore, scope: str, session: str,
         seen.add(key)
         decisions.append(decide(candidate, neighbourhood(store, scope, candidate),
                                 session=session, config=config))
-    return decisions
+    return _resolve_overlaps(decisions)
+
+
+def _resolve_overlaps(decisions: list[GateDecision]) -> list[GateDecision]:
+    """A supersede in the same turn outranks a plain retirement of the same memory
+    ("小米那台我已经不用了，现在换成 iPhone 了"): the old value gets the link."""
+    superseded = {i for d in decisions if d.action == "supersede" for i in d.target_ids}
+    resolved: list[GateDecision] = []
+    for d in decisions:
+        if d.action == "retire" and superseded & set(d.target_ids):
+            rest = tuple(i for i in d.target_ids if i not in superseded)
+            d = replace(d, target_ids=rest) if rest else replace(
+                d, action="ignore", target_ids=(), reason=f"{d.reason};covered_by_supersede")
+        resolved.append(d)
+    return resolved
 
 
 def decision_item(decision: GateDecision, memory_id: int | None = None) -> DecisionItem:

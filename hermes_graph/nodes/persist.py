@@ -14,6 +14,7 @@ from hermes_graph.nodes._common import context_of, now_of
 from hermes_graph.nodes.gate import decision_item
 from hermes_graph.state import DecisionItem, MemoryContext, MemoryState
 from hermes_graph.store import MemoryStore
+from hermes_graph.store.lifecycle import is_live
 from hermes_graph.types import GateDecision, candidate_from_dict
 
 ACTOR = "gate"
@@ -53,17 +54,24 @@ def apply_decisions(store: MemoryStore, scope: str, session: str,
             elif d.action == "supersede":
                 memory_id = _add(store, scope, d, session, now)
                 for older in d.target_ids:
+                    if not is_live(store.get(scope, older).status):
+                        continue  # already retired earlier in this batch
                     store.transition(scope, older, "superseded", reason=d.reason, actor=ACTOR,
                                      superseded_by=memory_id, at=now)
             elif d.action == "retire":
                 for older in d.target_ids:
+                    if not is_live(store.get(scope, older).status):
+                        continue
                     store.transition(scope, older, "archived", reason=d.reason, actor=ACTOR,
                                      at=now)
             applied.append(decision_item(d, memory_id))
+    erased: set[int] = set()
     for d in decisions:  # physical erasure runs its own scrub after the commit
         if d.action == "forget":
             for target in d.target_ids:
-                store.forget(scope, target, reason=d.reason, actor=ACTOR)
+                if target not in erased:
+                    erased.add(target)
+                    store.forget(scope, target, reason=d.reason, actor=ACTOR)
     return applied
 
 

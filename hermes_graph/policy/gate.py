@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.policy.normalize import query_terms
@@ -81,12 +81,23 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
         else "candidate"
     holders = [m for m in near.slot_holders if m.subject == candidate.subject]
     if holders and candidate.change_signal:
-        return make("supersede", f"conflict:change_signal slot={candidate.slot}",
-                    [m.id for m in holders], status)
+        return GateDecision(action="supersede", candidate=inherit_role(candidate, holders),
+                            reason=f"conflict:change_signal slot={candidate.slot}",
+                            target_ids=tuple(m.id for m in holders), status=status)  # type: ignore[arg-type]
     if holders:
         return make("admit", f"conflict:no_change_signal slot={candidate.slot} older_demoted",
                     [m.id for m in holders], status)
     return make("admit", f"new:{candidate.category}", (), status)
+
+
+def inherit_role(candidate: Candidate, holders: Sequence[Memory]) -> Candidate:
+    """A new value of a slot keeps the role of the value it replaces: "现在换成 iPhone 了"
+    is as much the user's identity as "我手机是小米13" was."""
+    if candidate.category != "fact":
+        return candidate
+    old = max(holders, key=lambda m: m.importance)
+    return replace(candidate, kind=old.kind, category=old.category,
+                   importance=max(candidate.importance, old.importance))
 
 
 def forget_targets(candidate: Candidate, near: Neighbourhood,

@@ -17,17 +17,15 @@ _CJK = (
     r"\u3040-\u30ff"  # kana
     r"\uac00-\ud7af"  # hangul
 )
-_RUN = re.compile(rf"[{_CJK}]+|[0-9a-z]+(?:[._\-/][0-9a-z]+)*")
+_WORD = rf"(?:(?![{_CJK}])[^\W_])"  # a letter or digit of any other script (é, ü, я, ...)
+_RUN = re.compile(rf"[{_CJK}]+|{_WORD}+(?:[._\-/]{_WORD}+)*")
 _CJK_RUN = re.compile(rf"^[{_CJK}]+$")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _TRAILING_ZERO = re.compile(r"(\d+)\.0+\b")
-_NOT_WORD = re.compile(rf"[^0-9a-z{_CJK}]+")
+_NOT_WORD = re.compile(r"[\W_]+")  # keeps letters and digits of every script
 
 ENGLISH_STOPWORDS = frozenset(
-    """a an and are as at be been but by can could did do does for from had has have
-    he her him his how i i'm if in into is it its just me my no not of on or our she
-    so than that the their them then there these they this to up us was we were what
-    when where which who why will with would you your yours about any some""".split()
+    ["a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "him", "his", "how", "i", "i'm", "if", "in", "into", "is", "it", "its", "just", "me", "my", "no", "not", "of", "on", "or", "our", "she", "so", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "up", "us", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will", "with", "would", "you", "your", "yours", "about", "any", "some"]
 )
 
 
@@ -46,7 +44,7 @@ def normalize_key(text: str) -> str:
 
 def _terms(text: str, *, keep_stopwords: bool) -> list[str]:
     terms: list[str] = []
-    for run in _RUN.findall(fold(text)):
+    for run in _RUN.findall(_THOUSANDS.sub("", fold(text))):  # "1,000" is the word "1000"
         if _CJK_RUN.match(run):
             if len(run) == 1:
                 terms.append(run)

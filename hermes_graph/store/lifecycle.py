@@ -16,11 +16,16 @@ from hermes_graph.types import STATUSES, Status
 
 _ENDINGS: frozenset[Status] = frozenset({"superseded", "archived", "deleted"})
 
+
+def _or_ending(*statuses: Status) -> frozenset[Status]:
+    return frozenset(statuses) | _ENDINGS
+
+
 ALLOWED_TRANSITIONS: Mapping[Status, frozenset[Status]] = {
-    "candidate": frozenset({"confirmed"}) | _ENDINGS,
-    "confirmed": frozenset({"frozen"}) | _ENDINGS,
-    "frozen": frozenset({"confirmed"}) | _ENDINGS,
-    "pending_override": frozenset({"confirmed", "frozen"}) | _ENDINGS,
+    "candidate": _or_ending("confirmed"),
+    "confirmed": _or_ending("frozen"),
+    "frozen": _or_ending("confirmed"),
+    "pending_override": _or_ending("confirmed", "frozen"),
     "superseded": frozenset({"deleted"}),
     "archived": frozenset({"confirmed", "deleted"}),
     "deleted": frozenset(),
@@ -35,7 +40,7 @@ INITIAL_STATUSES: frozenset[Status] = frozenset(
 def check_status(value: object, what: str = "status") -> Status:
     if value not in STATUSES:
         raise InvalidInputError(f"unknown {what} {value!r}; expected one of {list(STATUSES)}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def can_transition(from_status: Status, to_status: Status) -> bool:

@@ -7,6 +7,7 @@ database file. Vector-index changes are applied only after the SQLite commit.
 
 from __future__ import annotations
 
+import builtins
 import json
 import sqlite3
 import threading
@@ -32,13 +33,32 @@ from hermes_graph.policy.normalize import index_terms, normalize_key
 from hermes_graph.store import portable
 from hermes_graph.store import records as rec
 from hermes_graph.store.index_cache import IndexCache, scope_file_key
-from hermes_graph.store.lifecycle import INITIAL_STATUSES, check_transition
+from hermes_graph.store.lifecycle import INITIAL_STATUSES, check_status, check_transition
 from hermes_graph.store.migrations import migrate
 from hermes_graph.store.search import keyword_hits, score_hits
 from hermes_graph.types import LIVE_STATUSES, Memory, ScoredMemory, Status
 
 _NEW_FIELDS = ("kind", "category", "subject", "qualifiers", "importance", "confidence",
                "source", "status", "slot", "source_ref", "session", "at", "reason", "actor")
+
+
+def _open(path: str, config: MemoryConfig, *, now: str) -> sqlite3.Connection:
+    """Connect, set the pragmas and migrate; the connection is closed if that fails."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
+                           timeout=config.busy_timeout_ms / 1000)
+    try:
+        conn.row_factory = sqlite3.Row
+        for pragma in ("journal_mode = WAL", f"busy_timeout = {config.busy_timeout_ms}",
+                       "secure_delete = ON", "synchronous = NORMAL"):
+            conn.execute(f"PRAGMA {pragma}")
+        migrate(conn, now=now)
+    except BaseException as exc:
+        conn.close()
+        if type(exc) is sqlite3.DatabaseError:  # e.g. "file is not a database"
+            raise InvalidInputError(f"store path {path!r} is not a SQLite database: {exc}"
+                                    ) from None
+        raise
+    return conn
 
 
 class MemoryStore:
@@ -61,20 +81,15 @@ class MemoryStore:
         self.embeddings = embeddings
         self.embedder_id = embedder_identity(embeddings)
         self._dim: int | None = getattr(embeddings, "dim", None)
-        self._conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
-                                     timeout=self.config.busy_timeout_ms / 1000)
-        self._conn.row_factory = sqlite3.Row
-        for pragma in ("journal_mode = WAL", f"busy_timeout = {self.config.busy_timeout_ms}",
-                       "secure_delete = ON", "synchronous = NORMAL"):
-            self._conn.execute(f"PRAGMA {pragma}")
-        migrate(self._conn, now=to_db(self.clock()))
+        self._conn = _open(str(path), self.config, now=to_db(self.clock()))
         self.db = sqlite_utils.Database(self._conn)
         index_dir = None if in_memory else self.path.with_name(self.path.name + ".faiss")
         self._indexes = IndexCache(self._conn, index_dir, self.config)
         self._lock = threading.RLock()
         self._depth = 0
         self._after_commit: list[Callable[[], None]] = []
-        self._touched: dict[str, int] = {}
+        self._touched: dict[str, tuple[int, int]] = {}
+        """Scopes written by the open transaction: (version before it, version it wrote)."""
         self._closed = False
 
     # --- plumbing -----------------------------------------------------------
@@ -119,17 +134,17 @@ class MemoryStore:
                 self._finish_commit()
 
     def _finish_commit(self) -> None:
-        for scope, before in self._touched.items():
+        for scope, (before, _) in self._touched.items():
             index = self._indexes.loaded(scope)
             if index is not None and index.version != before:
                 self._indexes.forget_loaded(scope)  # someone else wrote: resync lazily
         hooks, self._after_commit = self._after_commit, []
         for hook in hooks:
             hook()
-        for scope in self._touched:
+        for scope, (_, written) in self._touched.items():
             index = self._indexes.loaded(scope)
-            if index is not None:
-                index.version = self._indexes.scope_version(scope)
+            if index is not None:  # not re-read: another process may have committed since
+                index.version = written
                 self._indexes.mark_dirty(scope)
         self._touched.clear()
 
@@ -137,7 +152,8 @@ class MemoryStore:
         row = self._conn.execute(
             "INSERT INTO scopes (scope, version) VALUES (?, 1) ON CONFLICT(scope) "
             "DO UPDATE SET version = version + 1 RETURNING version", (scope,)).fetchone()
-        self._touched.setdefault(scope, int(row[0]) - 1)
+        version = int(row[0])
+        self._touched[scope] = (self._touched.get(scope, (version - 1, 0))[0], version)
 
     def _on_index(self, scope: str, action: Callable[[Any], None]) -> None:
         def hook() -> None:
@@ -226,7 +242,7 @@ class MemoryStore:
             raise InvalidInputError(f"item {n}: unknown field(s) {sorted(unknown)}")
         content = rec.check_content(item.get("content"), self.config)
         kind, category = rec.check_kind_category(item.get("kind"), item.get("category"))
-        status = item.get("status", "candidate")
+        status = check_status(item.get("status", "candidate"))
         if status not in INITIAL_STATUSES:
             raise InvalidInputError(f"item {n}: a memory cannot be created with status "
                                     f"{status!r}; expected one of {sorted(INITIAL_STATUSES)}")
@@ -281,6 +297,7 @@ class MemoryStore:
                at: datetime | None = None, **changes: Any) -> Memory:
         """Change fields of a memory; the prior version goes to the history table."""
         scope = self._scope(scope, "update")
+        reason = rec.check_text(reason, "reason") or ""
         allowed = {"content", "kind", "category", "subject", "qualifiers", "importance",
                    "confidence", "source", "slot", "override_of", "superseded_by"}
         unknown = set(changes) - allowed
@@ -314,6 +331,8 @@ class MemoryStore:
                 new[name] = changes[name]
         vector = embed_texts(self.embeddings, [new["content"]])[0] if "content" in new else None
         with self.transaction():
+            if vector is not None:  # never mix vectors of two embedders in one scope
+                self._check_embedder(scope, claim=False)
             before = self._fetch(scope, memory_id, "update")
             self._conn.execute(
                 "INSERT INTO history (memory_id, scope, version, content, fields, at) "
@@ -426,23 +445,24 @@ class MemoryStore:
 
     def list(self, scope: str, *, statuses: Sequence[Status] | None = None,
              kinds: Sequence[str] | None = None, categories: Sequence[str] | None = None,
-             limit: int | None = None) -> list[Memory]:
+             limit: int | None = None) -> builtins.list[Memory]:
         """Memories of a scope, oldest first, optionally filtered."""
         scope = self._scope(scope, "list")
         where, params = ["scope = ?"], [scope]
         for column, values in (("status", rec.check_statuses(statuses) if statuses else None),
-                               ("kind", rec.check_kinds(kinds)), ("category", categories)):
+                               ("kind", rec.check_kinds(kinds)),
+                               ("category", rec.check_categories(categories))):
             if values:
                 where.append(f"{column} IN ({','.join('?' * len(values))})")
                 params.extend(values)
         sql = f"SELECT {rec.COLUMNS} FROM memories WHERE {' AND '.join(where)} ORDER BY id"
         if limit is not None:
-            sql += f" LIMIT {int(limit)}"
+            sql += f" LIMIT {rec.check_limit(limit)}"
         with self._lock:
             return [rec.row_to_memory(r) for r in self._conn.execute(sql, params)]
 
     def find_exact(self, scope: str, content: str, *,
-                   statuses: Sequence[Status] = LIVE_STATUSES) -> list[Memory]:
+                   statuses: Sequence[Status] = LIVE_STATUSES) -> builtins.list[Memory]:
         """Memories whose normalised content equals ``content``'s (exact dedup)."""
         scope = self._scope(scope, "find_exact")
         statuses = rec.check_statuses(statuses)
@@ -454,7 +474,7 @@ class MemoryStore:
         return [rec.row_to_memory(r) for r in rows]
 
     def search(self, scope: str, query: str, *, k: int = 8, kinds: Sequence[str] | None = None,
-               statuses: Sequence[Status] = LIVE_STATUSES) -> list[ScoredMemory]:
+               statuses: Sequence[Status] = LIVE_STATUSES) -> builtins.list[ScoredMemory]:
         """Hybrid search in one scope: FAISS vector route + FTS5 keyword route, fused."""
         scope = self._scope(scope, "search")
         if not isinstance(query, str) or not query.strip():
@@ -479,16 +499,18 @@ class MemoryStore:
                 f"({','.join('?' * len(statuses))})", [scope, *ids, *statuses]).fetchall()
         return score_hits(rows, vector, set(vector_hits), keyword, self.config.keyword_weight, k)
 
-    def transitions(self, scope: str, memory_id: int | None = None) -> list[dict[str, Any]]:
+    def transitions(self, scope: str,
+                    memory_id: int | None = None) -> builtins.list[dict[str, Any]]:
         """The status-change log of a scope (or one memory), oldest first."""
         scope = self._scope(scope, "transitions")
-        sql, params = "SELECT * FROM transitions WHERE scope = ?", [scope]
+        sql = "SELECT * FROM transitions WHERE scope = ?"
+        params: builtins.list[object] = [scope]
         if memory_id is not None:
             sql, params = sql + " AND memory_id = ?", [*params, memory_id]
         with self._lock:
             return [dict(r) for r in self._conn.execute(sql + " ORDER BY id", params)]
 
-    def history(self, scope: str, memory_id: int) -> list[dict[str, Any]]:
+    def history(self, scope: str, memory_id: int) -> builtins.list[dict[str, Any]]:
         """Prior content versions of a memory, oldest first."""
         scope = self._scope(scope, "history")
         with self._lock:
@@ -496,9 +518,11 @@ class MemoryStore:
                 "SELECT memory_id, version, content, fields, at FROM history "
                 "WHERE scope = ? AND memory_id = ? ORDER BY version", (scope, memory_id))]
 
-    def scopes(self) -> list[str]:
+    def scopes(self) -> builtins.list[str]:
         """Scopes that hold memories (an admin listing; reads still name one scope)."""
         with self._lock:
+            if self._closed:
+                raise StoreClosedError("scopes: the store is closed")
             return [r[0] for r in self._conn.execute(
                 "SELECT DISTINCT scope FROM memories ORDER BY scope")]
 
@@ -546,7 +570,7 @@ class MemoryStore:
         """The scope's memories as JSON Lines (no vectors; import re-embeds)."""
         return portable.export_lines(self, self._scope(scope, "export"))
 
-    def import_(self, scope: str, lines: Iterable[str]) -> list[Memory]:
+    def import_(self, scope: str, lines: Iterable[str]) -> builtins.list[Memory]:
         """Add memories from JSON Lines into ``scope``; a bad line writes nothing."""
         return portable.import_lines(self, self._scope(scope, "import"), lines)
 

@@ -77,6 +77,51 @@ MIGRATIONS: tuple[str, ...] = (
         version INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # v2: memory ids are never reused (AUTOINCREMENT), so the transition log and the
+    # superseded_by/override_of links of an erased memory never name a later one
+    """
+    CREATE TABLE memories_v2 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        scope TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        category TEXT NOT NULL,
+        content TEXT NOT NULL,
+        norm_key TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        qualifiers TEXT NOT NULL DEFAULT '[]',
+        slot TEXT,
+        importance INTEGER NOT NULL,
+        confidence REAL NOT NULL,
+        source TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        last_used_at TEXT,
+        use_count INTEGER NOT NULL DEFAULT 0,
+        confirm_count INTEGER NOT NULL DEFAULT 0,
+        confirmations TEXT NOT NULL DEFAULT '[]',
+        superseded_by INTEGER,
+        override_of INTEGER,
+        version INTEGER NOT NULL DEFAULT 1,
+        source_ref TEXT NOT NULL DEFAULT '{}',
+        embedding BLOB,
+        embedder_id TEXT,
+        dim INTEGER
+    );
+    INSERT INTO memories_v2 SELECT * FROM memories;
+    DROP TABLE memories;
+    ALTER TABLE memories_v2 RENAME TO memories;
+    CREATE INDEX idx_memories_scope_status ON memories(scope, status);
+    CREATE INDEX idx_memories_scope_kind ON memories(scope, kind);
+    CREATE INDEX idx_memories_scope_norm ON memories(scope, norm_key);
+    CREATE INDEX idx_memories_scope_slot ON memories(scope, slot);
+    INSERT INTO sqlite_sequence (name, seq) SELECT 'memories', 0
+        WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'memories');
+    UPDATE sqlite_sequence SET seq = MAX(seq,
+        (SELECT COALESCE(MAX(memory_id), 0) FROM transitions),
+        (SELECT COALESCE(MAX(memory_id), 0) FROM history)) WHERE name = 'memories';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

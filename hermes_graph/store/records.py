@@ -66,8 +66,8 @@ def check_kind_category(kind: object, category: object) -> tuple[Kind, Category]
     if kind is None:
         return KIND_OF_CATEGORY[category], category  # type: ignore[index,return-value]
     if category is None:
-        return kind, DEFAULT_CATEGORY_OF_KIND[kind]  # type: ignore[index,return-value]
-    return kind, category  # type: ignore[return-value]
+        return kind, DEFAULT_CATEGORY_OF_KIND[kind]
+    return kind, category
 
 
 def check_importance(value: object) -> int:
@@ -89,7 +89,7 @@ def check_confidence(value: object) -> float:
 def check_source(value: object) -> Source:
     if value not in SOURCES:
         raise InvalidInputError(f"unknown source {value!r}; expected one of {list(SOURCES)}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def check_text(value: object, what: str, *, allow_none: bool = False) -> str | None:
@@ -122,22 +122,44 @@ def check_mapping(value: object, what: str) -> dict[str, Any]:
         raise InvalidInputError(f"{what} must be JSON-serialisable: {exc}") from None
 
 
+def _names(values: object, what: str) -> tuple[object, ...]:
+    """One name or an iterable of names, as a tuple."""
+    if isinstance(values, str):
+        return (values,)
+    if not isinstance(values, Iterable):
+        raise InvalidInputError(f"{what} must be a name or a list of names, got {values!r}")
+    return tuple(values)
+
+
 def check_statuses(statuses: Iterable[object]) -> tuple[Status, ...]:
-    if isinstance(statuses, str):
-        statuses = (statuses,)
-    return tuple(check_status(s) for s in statuses)
+    return tuple(check_status(s) for s in _names(statuses, "statuses"))
 
 
 def check_kinds(kinds: Iterable[object] | None) -> tuple[Kind, ...] | None:
     if kinds is None:
         return None
-    if isinstance(kinds, str):
-        kinds = (kinds,)
-    checked = tuple(kinds)
+    checked = _names(kinds, "kinds")
     for kind in checked:
         if kind not in KINDS:
             raise InvalidInputError(f"unknown kind {kind!r}; expected one of {list(KINDS)}")
     return checked  # type: ignore[return-value]
+
+
+def check_categories(categories: Iterable[object] | None) -> tuple[Category, ...] | None:
+    if categories is None:
+        return None
+    checked = _names(categories, "categories")
+    for category in checked:
+        if category not in CATEGORIES:
+            raise InvalidInputError(
+                f"unknown category {category!r}; expected one of {list(CATEGORIES)}")
+    return checked  # type: ignore[return-value]
+
+
+def check_limit(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInputError(f"limit must be a non-negative integer, got {value!r}")
+    return value
 
 
 def row_to_memory(row: Mapping[str, Any]) -> Memory:

@@ -23,8 +23,8 @@ from numpy.typing import NDArray
 
 from hermes_graph.types import KINDS, STATUSES
 
-_STATUS_CODE = {s: i for i, s in enumerate(STATUSES)}
-_KIND_CODE = {k: i for i, k in enumerate(KINDS)}
+_STATUS_CODE: dict[str, int] = {s: i for i, s in enumerate(STATUSES)}
+_KIND_CODE: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
 
 FloatMatrix = NDArray[np.float32]
 
@@ -152,7 +152,7 @@ class ScopeIndex:
         if (not self.is_ann and self.size >= self.ann_threshold) or grew:
             if not self.is_ann:
                 ids = faiss.vector_to_array(self.index.id_map).astype(np.int64)
-                flat = faiss.downcast_index(self.index.index)
+                flat: Any = faiss.downcast_index(self.index.index)
                 vectors = faiss.rev_swig_ptr(flat.get_xb(), flat.ntotal * self.dim)
                 vectors = np.asarray(vectors, dtype=np.float32).reshape(-1, self.dim).copy()
             else:
@@ -181,7 +181,7 @@ class ScopeIndex:
         left to the caller to add. Raises on a missing or unreadable file.
         """
         meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-        index = faiss.read_index(str(path))
+        index: Any = faiss.read_index(str(path))
         if index.d != dim or int(meta["dim"]) != dim:
             raise ValueError(f"index dimension {index.d} differs from {dim}")
         scope_index = cls(dim, ann_threshold=ann_threshold, nprobe=nprobe)
@@ -203,7 +203,7 @@ class ScopeIndex:
 
 
 def build_ivf(ids: NDArray[np.int64], vectors: FloatMatrix, dim: int) -> Any:
-    nlist = max(1, int(4 * math.sqrt(len(ids))))
+    nlist = max(1, min(int(4 * math.sqrt(len(ids))), len(ids)))  # k-means needs n >= nlist
     quantizer = faiss.IndexFlatIP(dim)
     index = faiss.IndexIVFFlat(quantizer, dim, nlist, faiss.METRIC_INNER_PRODUCT)
     rng = np.random.default_rng(0)
