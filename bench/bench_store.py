@@ -16,7 +16,8 @@ SQLite file so every size reuses the rows of the previous one):
   and fed to ``add_many`` through a lookup embedder, so filling 100k does not
   embed twice. Filler is never timed.
 * **search** -- ``store.search(scope, text, k=8)`` over ``--queries`` distinct
-  queries, p50/p95 in ms:
+  queries, ``--rounds`` passes, p50/p95 in ms; the variants below alternate query
+  by query, so background load on a shared machine hits them alike:
   ``excl. embed``: a wrapper embedder returns the query's precomputed USE vector
   (so the time is the store: FAISS route, FTS5 route, SQLite fetch, fusion);
   ``incl. embed``: the real USE query embedding on every call;
@@ -47,7 +48,6 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -293,16 +293,26 @@ def percentiles(samples_ms: Sequence[float]) -> dict[str, float]:
             "mean": round(float(np.mean(samples_ms)), 3)}
 
 
-def time_calls(calls: Sequence[Callable[[], object]], desc: str, *, warmup: int = 10,
-               quiet: bool) -> dict[str, float]:
-    for call in calls[:warmup]:
-        call()
-    samples: list[float] = []
-    for call in tqdm(calls, desc=desc, leave=False, disable=quiet):
-        start = time.perf_counter_ns()
-        call()
-        samples.append((time.perf_counter_ns() - start) / 1e6)
-    return percentiles(samples)
+Variant = tuple[Callable[[], None], Callable[[str], object]]
+"""(setup, call): setup runs untimed before each timed call of the query."""
+
+
+def time_interleaved(variants: Mapping[str, Variant], queries: Sequence[str], rounds: int,
+                     desc: str, *, warmup: int = 10, quiet: bool) -> dict[str, dict[str, float]]:
+    """p50/p95 per variant; variants alternate query by query so they share machine noise."""
+    for setup, call in variants.values():
+        for q in queries[:warmup]:
+            setup()
+            call(q)
+    samples: dict[str, list[float]] = {name: [] for name in variants}
+    work = [q for _ in range(rounds) for q in queries]
+    for q in tqdm(work, desc=desc, leave=False, disable=quiet, unit="query"):
+        for name, (setup, call) in variants.items():
+            setup()
+            start = time.perf_counter_ns()
+            call(q)
+            samples[name].append((time.perf_counter_ns() - start) / 1e6)
+    return {name: percentiles(values) for name, values in samples.items()}
 
 
 def peak_rss_mb() -> float:
@@ -434,7 +444,7 @@ def precompute(embeddings: BenchEmbeddings, texts: list[str], cache: Path, quiet
 
 def bench_size(result: dict[str, Any], store_path: Path, embeddings: BenchEmbeddings,
                memories: list[dict[str, Any]], start: int, add_batch: int, queries: list[str],
-               fill_batch: int, quiet: bool) -> None:
+               rounds: int, fill_batch: int, quiet: bool) -> None:
     """Grow the scope from ``start`` to ``result["size"]`` rows and measure it.
 
     Fills ``result`` as it goes (``result["stage"]`` names the step), so a failure
@@ -492,22 +502,22 @@ def bench_size(result: dict[str, Any], store_path: Path, embeddings: BenchEmbedd
     pool = K * store.config.candidate_multiplier
     key = scope_file_key(SCOPE)
 
-    def search(q: str) -> Callable[[], object]:
-        return partial(store.search, SCOPE, q, k=K)
+    def cached() -> None:
+        embeddings.use_cache = True
 
+    def real() -> None:
+        embeddings.use_cache = False
+
+    timings = time_interleaved({
+        "excl": (cached, lambda q: store.search(SCOPE, q, k=K)),
+        "incl": (real, lambda q: store.search(SCOPE, q, k=K)),
+        "vector": (cached, lambda q: index.search(qvec[q], pool, LIVE_STATUSES, None)),
+        "keyword": (cached, lambda q: keyword_hits(store._conn, key, q, pool, LIVE_STATUSES,
+                                                   None)),
+        "numpy": (cached, lambda q: numpy_top(matrix, qvec[q], pool)),
+    }, queries, rounds, f"{size:,}: search latency", quiet=quiet)
     embeddings.use_cache = True
-    excl = time_calls([search(q) for q in queries], f"{size:,}: search excl. embed",
-                      quiet=quiet)
-    embeddings.use_cache = False
-    incl = time_calls([search(q) for q in queries], f"{size:,}: search incl. embed",
-                      quiet=quiet)
-    embeddings.use_cache = True
-    vector = time_calls([partial(index.search, qvec[q], pool, LIVE_STATUSES, None)
-                         for q in queries], f"{size:,}: vector route", quiet=quiet)
-    keyword = time_calls([partial(keyword_hits, store._conn, key, q, pool, LIVE_STATUSES, None)
-                          for q in queries], f"{size:,}: keyword route", quiet=quiet)
-    brute = time_calls([partial(numpy_top, matrix, qvec[q], pool) for q in queries],
-                       f"{size:,}: numpy brute force", quiet=quiet)
+    excl, incl, brute = timings["excl"], timings["incl"], timings["numpy"]
     # recall of the store's vector route against exact search over the same live rows
     live_ids, live_matrix = ids[live], np.ascontiguousarray(matrix[live])
     overlaps = []
@@ -517,8 +527,9 @@ def bench_size(result: dict[str, Any], store_path: Path, embeddings: BenchEmbedd
         overlaps.append(len(exact & got) / max(len(exact), 1))
     result["search"] = {
         "k": K, "pool": pool, "queries": len(queries), "live_share": round(float(live.mean()), 3),
-        "excl_embed_ms": excl, "incl_embed_ms": incl, "vector_route_ms": vector,
-        "keyword_route_ms": keyword, "numpy_bruteforce_ms": brute,
+        "rounds": rounds, "excl_embed_ms": excl, "incl_embed_ms": incl,
+        "vector_route_ms": timings["vector"], "keyword_route_ms": timings["keyword"],
+        "numpy_bruteforce_ms": brute,
         "ratio_p50_store_vs_numpy": round(excl["p50"] / brute["p50"], 2),
         "ratio_p95_store_vs_numpy": round(excl["p95"] / brute["p95"], 2),
         "vector_recall_at_pool": round(float(np.mean(overlaps)), 4),
@@ -561,7 +572,8 @@ def machine_info() -> dict[str, Any]:
             "numpy": np.__version__}
 
 
-def run(sizes: list[int], *, add_batch: int, query_count: int, fill_batch: int, seed: int,
+def run(sizes: list[int], *, add_batch: int, query_count: int, rounds: int, fill_batch: int,
+        seed: int,
         workdir: Path, cache_dir: Path | None, patched: bool, quiet: bool) -> dict[str, Any]:
     with stopwatch() as load_s:
         use = USEEmbeddings()
@@ -595,7 +607,7 @@ def run(sizes: list[int], *, add_batch: int, query_count: int, fill_batch: int, 
         results.append(result)
         try:
             bench_size(result, store_path, embeddings, memories, previous, add_batch, queries,
-                       fill_batch, quiet)
+                       rounds, fill_batch, quiet)
         except Exception as exc:  # report the failure and stop: the scope is now inconsistent
             result["error"] = f"{type(exc).__name__}: {exc}".splitlines()[0][:400]
             tqdm.write(f"size {size:,}: FAILED during {result['stage']}: {result['error']}",
@@ -618,13 +630,14 @@ def run(sizes: list[int], *, add_batch: int, query_count: int, fill_batch: int, 
                      "load_s": round(load_s[0], 2)},
         "query_embed_ms": percentiles(query_ms),
         "settings": {"k": K, "add_batch": add_batch, "fill_batch": fill_batch,
-                     "queries": len(queries), "seed": seed,
+                     "queries": len(queries), "rounds": rounds, "seed": seed,
                      "status_mix": STATUS_WEIGHTS, "category_mix": CATEGORY_WEIGHTS},
         "sizes": results,
         "targets": {
             "add_per_s_min": ADD_TARGET_PER_S,
-            "add_met": bool(done) and all("add" in r and r["add"]["per_s"] >= ADD_TARGET_PER_S
-                                          for r in results),
+            "add_met": bool(done) and all(r["add"]["per_s"] >= ADD_TARGET_PER_S
+                                          for r in results if "add" in r),
+            "all_sizes_completed": len(done) == len(sizes),
             "search_p95_excl_embed_ms_max": SEARCH_P95_TARGET_MS,
             "search_checked_at_size": largest["size"],
             "search_met": "search" in largest and (
@@ -703,6 +716,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--add-batch", type=int, default=1000,
                         help="memories per timed add_many call (default 1000)")
     parser.add_argument("--queries", type=int, default=200, help="distinct queries (200)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="passes over the queries when timing search (default 3)")
     parser.add_argument("--fill-batch", type=int, default=2000, help="filler add_many size")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--cache-dir", type=Path,
@@ -723,8 +738,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.probe_open:
         print(json.dumps(probe_open(args.probe_open, args.probe_query, 20)))
         return 0
-    if args.add_batch < 1 or args.queries < 4 or args.fill_batch < 1:
-        parser.error("--add-batch and --fill-batch must be >= 1, --queries >= 4")
+    if min(args.add_batch, args.fill_batch, args.rounds) < 1 or args.queries < 4:
+        parser.error("--add-batch, --fill-batch and --rounds must be >= 1, --queries >= 4")
     if args.cache_dir is not None:
         args.cache_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="hermes-bench-") as tmp:
@@ -735,6 +750,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for stale in workdir.glob("bench.db*"):  # start from an empty store
                 shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
         report = run(args.sizes, add_batch=args.add_batch, query_count=args.queries,
+                     rounds=args.rounds,
                      fill_batch=args.fill_batch, seed=args.seed, workdir=workdir,
                      cache_dir=args.cache_dir, patched=patched, quiet=args.quiet)
     table = markdown(report)

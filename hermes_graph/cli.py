@@ -18,7 +18,13 @@ from tqdm import tqdm
 from hermes_graph.config import MemoryConfig
 from hermes_graph.errors import HermesError
 from hermes_graph.eval.runner import evaluate
-from hermes_graph.eval.scenarios import Session, detect_format, load_recorded, load_scenarios
+from hermes_graph.eval.scenarios import (
+    Scenario,
+    Session,
+    detect_format,
+    load_recorded,
+    load_scenarios,
+)
 from hermes_graph.replay import Replayer, TurnTrace
 from hermes_graph.store import MemoryStore
 
@@ -84,10 +90,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     scenarios = load_scenarios(args.file)
-    bar = tqdm(total=len(scenarios), desc="eval", unit="scenario", file=sys.stderr,
+    bar: tqdm[Any] = tqdm(total=len(scenarios), desc="eval", unit="scenario", file=sys.stderr,
                disable=args.quiet)
+
+    def advance(_: Scenario) -> None:
+        bar.update(1)
+
     report = evaluate(scenarios, embeddings=_embeddings(args.embedder), config=MemoryConfig(),
-                      progress=lambda _: bar.update(1))
+                      progress=advance)
     bar.close()
     result = report.to_json()
     if args.json:
@@ -144,13 +154,11 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     with _store(args) as store:
-        out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout
-        try:
-            for line in store.export(args.scope):
-                out.write(line + "\n")
-        finally:
-            if args.out:
-                out.close()
+        lines = [line + "\n" for line in store.export(args.scope)]
+    if args.out:
+        Path(args.out).write_text("".join(lines), encoding="utf-8")
+    else:
+        sys.stdout.writelines(lines)
     return 0
 
 

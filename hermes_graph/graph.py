@@ -9,6 +9,7 @@ persist).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -88,7 +89,7 @@ def create_memory_graph(model: ModelLike | None, *, store: MemoryStore,
     builder.add_node("gate", nodes.gate)
     builder.add_node("persist", nodes.persist)
     builder.add_edge(START, "recall")
-    for left, right in zip(NODE_NAMES, NODE_NAMES[1:], strict=False):
+    for left, right in itertools.pairwise(NODE_NAMES):
         builder.add_edge(left, right)
     builder.add_edge("persist", END)
     return builder.compile(checkpointer=checkpointer)
@@ -143,8 +144,8 @@ def memory_hooks(store: MemoryStore, *, config: MemoryConfig | None = None,
 
     def pre_model_hook(state: dict[str, Any], runtime: Runtime[MemoryContext]) -> dict[str, Any]:
         context_of(runtime, "pre_model_hook")
-        recalled = nodes.recall(state, runtime)  # type: ignore[arg-type]
-        injected = nodes.inject({**state, **recalled})  # type: ignore[typeddict-item]
+        recalled = nodes.recall(state, runtime)
+        injected = nodes.inject({**state, **recalled})
         return {"llm_input_messages": injected["llm_input_messages"]}
 
     def post_model_hook(state: dict[str, Any], runtime: Runtime[MemoryContext]) -> dict[
@@ -152,11 +153,11 @@ def memory_hooks(store: MemoryStore, *, config: MemoryConfig | None = None,
         last = state.get("messages", [])[-1:] if state.get("messages") else []
         if last and getattr(last[0], "tool_calls", None):
             return {}  # the agent is mid tool-loop: write once the model answers
-        extracted = nodes.extract(state, runtime)  # type: ignore[arg-type]
+        extracted = nodes.extract(state, runtime)
         if extracted.get("write_queued"):
             return {}
-        gated = nodes.gate({**state, **extracted}, runtime)  # type: ignore[typeddict-item]
-        nodes.persist({**state, **extracted, **gated}, runtime)  # type: ignore[typeddict-item]
+        gated = nodes.gate({**state, **extracted}, runtime)
+        nodes.persist({**state, **extracted, **gated}, runtime)
         return {}
 
     return pre_model_hook, post_model_hook

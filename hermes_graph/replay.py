@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from hermes_graph.clock import FakeClock
@@ -83,8 +83,9 @@ class Replayer:
             reply = following.content if following and following.role == "assistant" else ""
             self.clock.set(turn.at)
             message = HumanMessage(content=turn.content, name=turn.speaker)
-            state = self.graph.invoke({"messages": [message], "recorded_reply": reply},
-                                      thread, context=context)  # type: ignore[arg-type]
+            update: dict[str, Any] = {"messages": [message], "recorded_reply": reply}
+            state = self.graph.invoke(update, thread,  # type: ignore[call-overload]
+                                      context=context)
             trace = TurnTrace(scope=session.scope, session=session.id, at=turn.at.isoformat(),
                               user=turn.content, reply=reply,
                               recalled=list(state.get("recalled", [])),
@@ -114,6 +115,3 @@ class Replayer:
         return ProbeResult(text=block.text, tokens=block.tokens, ms=elapsed,
                            recalled=[dict(r) for r in recalled])
 
-
-def _unused(_: AIMessage) -> None:  # keeps the import for type checkers of callers
-    return None

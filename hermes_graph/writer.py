@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 def write_turns(store: MemoryStore, extractor: Extractor, *, scope: str, session: str,
                 turns: Sequence[Turn], now: datetime, config: MemoryConfig) -> list[DecisionItem]:
     """Extract from the last user turn, gate and persist; returns the decisions."""
-    candidates = extract_candidates(extractor, turns, now=now)
+    candidates = extract_candidates(extractor, turns, now=now, store=store, scope=scope)
     if not candidates:
         return []
     decisions = gate_candidates(store, scope, session, candidates, config)
@@ -38,16 +38,18 @@ def write_turns(store: MemoryStore, extractor: Extractor, *, scope: str, session
 def end_session(store: MemoryStore, extractor: Extractor, *, scope: str, session: str,
                 turns: Sequence[Turn], now: datetime,
                 config: MemoryConfig | None = None) -> list[DecisionItem]:
-    """Catch-up pass (seed 000 §2.3): extract from every user turn of the session, with
-    the whole session before it as context, what single turns missed. Exact duplicates
-    of what the turns already stored are ignored, so nothing is counted twice."""
+    """Catch-up pass (seed 000 §2.3): extract from the whole session what single turns
+    missed, through the extractor's ``catch_up(turns, now=...)``. The gate ignores what
+    the turns already stored in this session, so nothing is counted twice."""
     config = config or MemoryConfig()
-    applied: list[DecisionItem] = []
-    for position, turn in enumerate(turns):
-        if turn.role == "user":
-            applied.extend(write_turns(store, extractor, scope=scope, session=session,
-                                       turns=turns[: position + 1], now=now, config=config))
-    return applied
+    catch_up = getattr(extractor, "catch_up", None)
+    if catch_up is None:
+        return []
+    candidates = catch_up(list(turns), now=now)
+    if not candidates:
+        return []
+    decisions = gate_candidates(store, scope, session, candidates, config)
+    return apply_decisions(store, scope, session, decisions, now=now, config=config)
 
 
 class MemoryWriter:

@@ -112,7 +112,8 @@ def store(open_store: Callable[..., MemoryStore]) -> MemoryStore:
 
 
 @pytest.fixture
-def fresh_store(tmp_path: Path, open_store: Callable[..., MemoryStore]) -> Callable[[], MemoryStore]:
+def fresh_store(tmp_path: Path,
+                open_store: Callable[..., MemoryStore]) -> Callable[[], MemoryStore]:
     """A factory of new, empty stores, each on its own database file."""
     count = iter(range(1_000_000))
 

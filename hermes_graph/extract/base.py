@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
-from hermes_graph.types import Candidate
+from hermes_graph.types import Candidate, Memory
 
 Role = Literal["user", "assistant"]
 
@@ -33,7 +33,8 @@ class Extractor(Protocol):
     only. Only the user's own messages may produce memories about the user.
     """
 
-    def extract(self, turns: Sequence[Turn], *, now: datetime) -> list[Candidate]: ...
+    def extract(self, turns: Sequence[Turn], *, now: datetime,
+                existing: Sequence[Memory] = ()) -> list[Candidate]: ...
 
 
 def source_ref(turn: Turn) -> dict[str, object]:

@@ -9,16 +9,17 @@ harmless rest of a message survives a secret in it (seed 004 §3.1).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.extract.base import Turn, source_ref
 from hermes_graph.policy import signals as sig
 from hermes_graph.policy.slots import slot_of
-from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category
+from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
 _CLAUSE_SEP = re.compile(r"[，,、]\s*|\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
@@ -28,6 +29,8 @@ DEFAULT_IMPORTANCE: dict[Category, int] = {
     "rule": 8, "constraint": 9, "identity": 7, "preference": 6, "fact": 5, "event": 5,
 }
 THIRD_PARTY_IMPORTANCE = 3
+ANSWER_MAX_CHARS = 40
+"""Catch-up reads user turns up to this long as answers to the question before them."""
 
 
 @dataclass
@@ -55,7 +58,8 @@ class RuleExtractor:
     def __init__(self, config: MemoryConfig | None = None) -> None:
         self.config = config or MemoryConfig()
 
-    def extract(self, turns: Sequence[Turn], *, now: datetime) -> list[Candidate]:
+    def extract(self, turns: Sequence[Turn], *, now: datetime,
+                existing: Sequence[Memory] = ()) -> list[Candidate]:
         if not turns or turns[-1].role != "user":
             return []  # assistant statements never become memories about the user
         turn = turns[-1]
@@ -63,6 +67,29 @@ class RuleExtractor:
         for sentence in split_sentences(turn.content):
             candidates.extend(self._sentence(sentence, turn))
         return candidates
+
+    def catch_up(self, turns: Sequence[Turn], *, now: datetime) -> list[Candidate]:
+        """Session-end pass: what single turns miss. A short user answer to the
+        assistant's question ("预算多少？" -> "50万左右") means nothing alone; read with
+        the question it becomes a durable fact, attributed to the user (implicit)."""
+        found: list[Candidate] = []
+        for previous, turn in itertools.pairwise(turns):
+            if (previous.role != "assistant" or turn.role != "user"
+                    or not previous.content.rstrip().endswith(("?", "？"))
+                    or len(turn.content) > ANSWER_MAX_CHARS
+                    or sig.matches(sig.SMALLTALK, turn.content.strip())
+                    or sig.secret_kinds(turn.content, include_phone=True)
+                    or self.extract([turn], now=now)):
+                continue
+            question = split_sentences(previous.content)[-1]
+            if sig.category_of(question) is None and sig.category_of(turn.content) is None:
+                continue
+            pair = Turn(role="user", content=f"{question} {turn.content}", session=turn.session,
+                        index=turn.index, at=turn.at, speaker=turn.speaker, ref=turn.ref)
+            for candidate in self._sentence(f"{question.rstrip('?？')}：{turn.content}", pair):
+                if candidate.drop_reason is None:
+                    found.append(replace(candidate, source="implicit", confidence=0.7))
+        return found
 
     def _sentence(self, sentence: str, turn: Turn) -> list[Candidate]:
         ref = source_ref(turn)

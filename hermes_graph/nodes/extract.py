@@ -12,16 +12,17 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 from langgraph.runtime import Runtime
 
 from hermes_graph.errors import ExtractionError
-from hermes_graph.extract.base import Extractor, Turn
+from hermes_graph.extract.base import Extractor, Role, Turn
 from hermes_graph.nodes._common import context_of, now_of
 from hermes_graph.state import MemoryContext, MemoryState
 from hermes_graph.store import MemoryStore
-from hermes_graph.types import Candidate, candidate_to_dict
+from hermes_graph.types import Candidate, Memory, candidate_to_dict
 
 log = logging.getLogger(__name__)
 
 CONTEXT_TURNS = 4
 """Earlier messages handed to the extractor as context (never extracted from)."""
+EXISTING_SHOWN = 8
 
 
 def turns_from_messages(messages: Sequence[AnyMessage], *, session: str,
@@ -29,19 +30,27 @@ def turns_from_messages(messages: Sequence[AnyMessage], *, session: str,
     turns: list[Turn] = []
     for index, message in enumerate(messages):
         if isinstance(message, HumanMessage | AIMessage) and isinstance(message.content, str):
-            role = "user" if isinstance(message, HumanMessage) else "assistant"
+            role: Role = "user" if isinstance(message, HumanMessage) else "assistant"
             turns.append(Turn(role=role, content=message.content, session=session,
                               index=index, at=now, speaker=message.name))
     return turns
 
 
-def extract_candidates(extractor: Extractor, turns: Sequence[Turn], *,
-                       now: datetime) -> list[Candidate]:
-    """Run the extractor on the last user turn; bad extractor output keeps nothing."""
+def extract_candidates(extractor: Extractor, turns: Sequence[Turn], *, now: datetime,
+                       store: MemoryStore | None = None,
+                       scope: str | None = None) -> list[Candidate]:
+    """Run the extractor on the last user turn; bad extractor output keeps nothing.
+
+    Extractors that set ``uses_existing`` (the LLM one) also get the scope's nearest
+    memories, so they can say which one a new fact updates.
+    """
     if not turns or turns[-1].role != "user":
         return []
+    existing: list[Memory] = []
+    if getattr(extractor, "uses_existing", False) and store is not None and scope is not None:
+        existing = [h.memory for h in store.search(scope, turns[-1].content, k=EXISTING_SHOWN)]
     try:
-        return extractor.extract(list(turns[-CONTEXT_TURNS:]), now=now)
+        return extractor.extract(list(turns[-CONTEXT_TURNS:]), now=now, existing=existing)
     except ExtractionError as exc:
         log.warning("extractor output rejected, nothing kept from this turn: %s", exc)
         return []
@@ -63,8 +72,9 @@ def make_extract_node(store: MemoryStore, extractor: Extractor, *,
             submit(context, turns)
             return {"candidates": [], "write_queued": True,
                     "timings": {"extract_ms": (time.perf_counter() - started) * 1000}}
-        candidates = extract_candidates(extractor, turns, now=now_of(context, store))
-        return {"candidates": [candidate_to_dict(c) for c in candidates],  # type: ignore[misc]
+        candidates = extract_candidates(extractor, turns, now=now_of(context, store),
+                                        store=store, scope=context.scope)
+        return {"candidates": [candidate_to_dict(c) for c in candidates],
                 "write_queued": False,
                 "timings": {"extract_ms": (time.perf_counter() - started) * 1000}}
     return extract

@@ -24,8 +24,9 @@ def call_model(model: ModelLike | None, state: MemoryState) -> list[Any]:
         raise ValueError("model: no chat model given and no recorded reply in the state")
     messages = state.get("llm_input_messages") or state.get("messages", [])
     if isinstance(model, BaseChatModel):
-        return [model.invoke(messages)]
-    result = model.invoke({"messages": messages})  # a user's agent graph
+        return [model.invoke(list(messages))]
+    agent: Runnable[Any, Any] = model
+    result = agent.invoke({"messages": messages})  # a user's agent graph
     produced = result["messages"] if isinstance(result, dict) else [result]
     return list(produced[len(messages):]) if isinstance(result, dict) else produced
 

@@ -24,9 +24,14 @@ _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _TRAILING_ZERO = re.compile(r"(\d+)\.0+\b")
 _NOT_WORD = re.compile(r"[\W_]+")  # keeps letters and digits of every script
 
-ENGLISH_STOPWORDS = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "him", "his", "how", "i", "i'm", "if", "in", "into", "is", "it", "its", "just", "me", "my", "no", "not", "of", "on", "or", "our", "she", "so", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "to", "up", "us", "was", "we", "were", "what", "when", "where", "which", "who", "why", "will", "with", "would", "you", "your", "yours", "about", "any", "some"]
-)
+ENGLISH_STOPWORDS = frozenset([
+    "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did",
+    "do", "does", "for", "from", "had", "has", "have", "he", "her", "him", "his", "how", "i",
+    "i'm", "if", "in", "into", "is", "it", "its", "just", "me", "my", "no", "not", "of", "on",
+    "or", "our", "she", "so", "than", "that", "the", "their", "them", "then", "there", "these",
+    "they", "this", "to", "up", "us", "was", "we", "were", "what", "when", "where", "which",
+    "who", "why", "will", "with", "would", "you", "your", "yours", "about", "any", "some",
+])
 
 
 def fold(text: str) -> str:

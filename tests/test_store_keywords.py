@@ -1,0 +1,97 @@
+"""Keyword search in Chinese and English: FTS5 over bigrams, words, numbers and codes."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermes_graph import MemoryStore
+from hermes_graph.policy.normalize import index_terms, normalize_key, query_terms
+
+FILLER = [f"日常记录第{i}条：今天天气不错，散步{i}分钟" for i in range(60)] + [
+    f"routine note {i}: walked the dog for {i} minutes" for i in range(60)]
+
+
+@pytest.mark.parametrize(("content", "query"), [
+    ("我对花生过敏", "花生"),
+    ("项目代号叫星火计划", "星火"),
+    ("我对花生过敏", "花生过敏吗"),
+    ("The deployment ticket is ACME-113", "ACME-113"),
+    ("The deployment ticket is ACME-113", "acme113"),
+    ("The deployment ticket is ACME-113", "ＡＣＭＥ－１１３"),
+    ("I moved to Lisbon in 2019", "2019"),
+    ("I moved to Lisbon in 2019", "lisbon"),
+    ("我在Lisbon住了3年", "lisbon"),
+    ("我在Lisbon住了3年", "住了"),
+    ("Mein Nachname ist Müller", "müller"),
+    ("Mein Nachname ist Müller", "Muller"),
+    ("Я живу в Москве", "Москве"),
+    ("The budget is 1,500 euros", "1500"),
+])
+def test_keyword_route_finds_the_term_among_many(store: MemoryStore, content: str,
+                                                 query: str) -> None:
+    store.add_many("u", [{"content": t} for t in FILLER])
+    target = store.add("u", content)
+    hits = store.search("u", query, k=3)
+    assert hits[0].memory.id == target.id
+    assert "keyword" in hits[0].routes and hits[0].keyword_score == 1.0
+    assert all(h.keyword_score == 0 for h in hits[1:])
+
+
+@pytest.mark.parametrize("query", ["花", "peanut", "acme114", "2018", "星空"])
+def test_keyword_route_does_not_match_other_terms(store: MemoryStore, query: str) -> None:
+    store.add_many("u", [{"content": t} for t in (
+        "我对花生过敏", "项目代号叫星火计划", "ticket ACME-113", "I moved in 2019",
+        "I am allergic to peanuts")])
+    assert all(h.keyword_score == 0 and "keyword" not in h.routes
+               for h in store.search("u", query, k=10))
+
+
+def test_stopword_only_query_uses_the_vector_route(store: MemoryStore) -> None:
+    memory = store.add("u", "what is it")
+    hits = store.search("u", "what is it")
+    assert [h.memory.id for h in hits] == [memory.id]
+    assert hits[0].routes == ("vector",) and hits[0].keyword_score == 0
+
+
+def test_keyword_search_respects_status_and_kind(store: MemoryStore) -> None:
+    live = store.add("u", "我对花生过敏", category="constraint")
+    event = store.add("u", "昨天吃了花生酱", category="event")
+    gone = store.add("u", "花生米很好吃", status="archived")
+    assert {h.memory.id for h in store.search("u", "花生")} == {live.id, event.id}
+    assert [h.memory.id for h in store.search("u", "花生", kinds=["episodic"])] == [event.id]
+    assert [h.memory.id for h in store.search("u", "花生", statuses=["archived"])] == [gone.id]
+
+
+def test_query_with_fts_syntax_is_plain_text(store: MemoryStore) -> None:
+    memory = store.add("u", 'he said "NEAR" AND OR NOT * ^ stuff')
+    for query in ('"NEAR"', "AND OR NOT", "* ^ (", 'stuff"', "NEAR(a b)", "col:stuff"):
+        hits = store.search("u", query)
+        assert [h.memory.id for h in hits] == [memory.id]
+
+
+@pytest.mark.parametrize(("text", "terms"), [
+    ("我对花生过敏", ["我对", "对花", "花生", "生过", "过敏"]),
+    ("ACME-113", ["acme", "113", "acme113"]),
+    ("Café Müller", ["café", "müller"]),
+    ("budget 1,500", ["budget", "1500"]),
+    ("猫", ["猫"]),
+])
+def test_index_terms(text: str, terms: list[str]) -> None:
+    assert index_terms(text).split() == terms
+
+
+def test_query_terms_drop_stopwords_and_duplicates() -> None:
+    assert query_terms("What is the ACME ticket? acme!") == ["acme", "ticket"]
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("I like Green Tea.", "i like green tea", True),
+    ("ＡＢＣ１２３", "abc123", True),
+    ("budget 1,000.00", "budget 1000", True),
+    ("Müller", "Möller", False),
+    ("Привет мир", "Пока мир", False),
+    ("我喜欢猫", "我喜欢狗", False),
+])
+def test_normalize_key(a: str, b: str, same: bool) -> None:
+    assert normalize_key(a) and normalize_key(b)
+    assert (normalize_key(a) == normalize_key(b)) is same
