@@ -1,0 +1,51 @@
+"""Functions run in child processes (multiprocessing 'spawn' imports them by name)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from hermes_graph import MemoryStore
+from hermes_graph.testing import FakeClock, HashingEmbeddings
+
+START = "2024-01-01T00:00:00+00:00"
+
+
+def open_store(path: str, dim: int = 64) -> MemoryStore:
+    return MemoryStore(path, embeddings=HashingEmbeddings(dim), clock=FakeClock(START))
+
+
+def write_then_exit(path: str, scope: str, texts: list[str], *, crash: bool) -> None:
+    """Add memories one by one, search (so an index is loaded), then exit.
+
+    With ``crash`` the process dies without closing the store: nothing is
+    flushed, so only what SQLite committed can survive.
+    """
+    store = open_store(path)
+    for text in texts:
+        store.add(scope, text)
+    store.search(scope, texts[0])
+    if crash:
+        os._exit(0)
+    store.close()
+
+
+def concurrent_writer(path: str, scope: str, name: str, count: int, start: Any) -> None:
+    """Add ``count`` memories, each in its own transaction, racing another process.
+
+    Every few adds it checks that the newest memory of the scope (whoever wrote
+    it) is found by the vector index, i.e. the index follows the other
+    process's writes. Any failure raises, so the exit code is non-zero.
+    """
+    start.wait(timeout=60)
+    store = open_store(path)
+    for i in range(count):
+        store.add(scope, f"{name} wrote memory {i} 第{i}条")
+        if i % 3 == 2:
+            latest = store.list(scope)[-1]
+            hits = store.search(scope, latest.content, k=5)
+            found = [h for h in hits if h.memory.id == latest.id and "vector" in h.routes]
+            if not found:
+                raise AssertionError(f"{name}: the vector index missed memory {latest.id} "
+                                     f"({latest.content!r}); hits {[h.memory.id for h in hits]}")
+    store.close()
