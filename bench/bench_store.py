@@ -316,6 +316,17 @@ def time_interleaved(variants: Mapping[str, Variant], queries: Sequence[str], ro
 
 
 def peak_rss_mb() -> float:
+    """Peak RSS of this process: VmHWM where /proc has it, else ``ru_maxrss``.
+
+    ``ru_maxrss`` survives fork+exec on Linux, so a child started by a big parent
+    would report the parent's size; VmHWM is reset by exec.
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)  # kB
+    except (OSError, ValueError, IndexError):
+        pass
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # KiB on Linux
 
 

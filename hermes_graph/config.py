@@ -44,6 +44,8 @@ class MemoryConfig:
     """Rule filter: candidates shorter than this (in characters) are dropped."""
     dedup_cosine: float = 0.85
     """Semantic duplicates at or above this cosine merge (same kind/category/subject)."""
+    restatement_cosine: float = 0.5
+    """A restated candidate ("again, ...") confirms a same-category memory this close."""
     conflict_confidence_decay: float = 0.8
     """Without a change signal the older conflicting memory keeps this share of confidence."""
     forget_match_cosine: float = 0.6

@@ -51,6 +51,7 @@ class CandidateItem(TypedDict, total=False):
     change_signal: bool
     negation: bool
     forget: bool
+    restated: bool
     drop_reason: str | None
     source_ref: dict[str, Any]
 

@@ -115,6 +115,8 @@ class Candidate:
     """The user retired something ("I don't eat meat anymore")."""
     forget: bool = False
     """A forget request: ``content`` describes what to erase."""
+    restated: bool = False
+    """The user marked it as a repetition ("again", "再说一次"): it confirms what it repeats."""
     drop_reason: str | None = None
     """Set when an extractor filter already rejected it (kept for the trace)."""
     source_ref: Mapping[str, Any] = field(default_factory=dict)

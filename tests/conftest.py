@@ -16,6 +16,7 @@ import pytest
 
 from hermes_graph import MemoryConfig, MemoryStore
 from hermes_graph.testing import FakeClock, HashingEmbeddings
+from tests.store_helpers import dump_db as dump_db  # re-exported: tests import it from here
 
 START = "2024-01-01T00:00:00+00:00"
 
@@ -124,16 +125,3 @@ def fresh_store(tmp_path: Path,
 
     return factory
 
-
-def dump_db(path: Path) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table of a database file, read through a separate connection."""
-    import sqlite3
-
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        tables = [r[0] for r in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return {t: sorted(conn.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr)
-                for t in tables}
-    finally:
-        conn.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from hermes_graph import MemoryConfig, MemoryStore
-from tests import store_workers
+from tests import store_helpers
 
 TEXTS = [f"memory number {i}: 我记得第{i}件事 code-{i:03d}" for i in range(24)]
 SPAWN = multiprocessing.get_context("spawn")
@@ -41,7 +41,7 @@ def assert_all_found_by_vector(store: MemoryStore, scope: str, expected: list[st
 @pytest.mark.parametrize("crash", [False, True], ids=["clean-exit", "crash"])
 def test_memories_survive_a_process_restart(db_path: Path, open_store: Callable[..., MemoryStore],
                                             crash: bool) -> None:
-    run_child(store_workers.write_then_exit, str(db_path), "u", TEXTS, crash=crash)
+    run_child(store_helpers.write_then_exit, str(db_path), "u", TEXTS, crash=crash)
     assert bool(index_files(db_path)) is not crash  # a crashed writer flushed no index
     store = open_store()
     assert_all_found_by_vector(store, "u", TEXTS)
@@ -63,7 +63,7 @@ def test_restart_keeps_every_field(db_path: Path, open_store: Callable[..., Memo
 def test_saved_index_is_reused_without_rebuild(db_path: Path,
                                                open_store: Callable[..., MemoryStore],
                                                caplog: pytest.LogCaptureFixture) -> None:
-    run_child(store_workers.write_then_exit, str(db_path), "u", TEXTS, crash=False)
+    run_child(store_helpers.write_then_exit, str(db_path), "u", TEXTS, crash=False)
     [index_file] = index_files(db_path)
     inode = index_file.stat().st_ino
     with caplog.at_level(logging.INFO, logger="hermes_graph"):
@@ -93,7 +93,7 @@ def _damage(path: Path, how: str) -> None:
 @pytest.mark.parametrize("how", ["deleted", "truncated", "empty", "garbage", "meta-corrupt",
                                  "meta-deleted"])
 @pytest.mark.parametrize("ann_threshold", [20_000, 16], ids=["flat", "ivf"])
-def test_damaged_index_file_is_rebuilt(db_path: Path, embeddings: object,
+def test_damaged_index_file_is_rebuilt(db_path: Path,
                                        open_store: Callable[..., MemoryStore],
                                        caplog: pytest.LogCaptureFixture, how: str,
                                        ann_threshold: int) -> None:
@@ -105,7 +105,7 @@ def test_damaged_index_file_is_rebuilt(db_path: Path, embeddings: object,
     store.search("v", "another")
     store.close()
     assert len(index_files(db_path)) == 2
-    [damaged] = [p for p in index_files(db_path) if p.stat().st_size > 0 and how] [:1]
+    damaged = max(index_files(db_path), key=lambda p: p.stat().st_size)  # scope "u"
     _damage(damaged, how)
 
     with caplog.at_level(logging.INFO, logger="hermes_graph"):

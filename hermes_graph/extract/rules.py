@@ -22,6 +22,7 @@ from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
+_ABBREVIATION = re.compile(r"\b(dr|mr|mrs|ms|prof|st|mt|jr|sr|vs|etc|e\.g|i\.e|no)\.$", re.IGNORECASE)
 _CLAUSE_SEP = re.compile(r"[，,、]\s*|\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -40,7 +41,13 @@ class _Group:
 
 
 def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    sentences: list[str] = []
+    for part in (s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()):
+        if sentences and _ABBREVIATION.search(sentences[-1]):
+            sentences[-1] = f"{sentences[-1]} {part}"  # "Dr. Okafor" is one sentence
+        else:
+            sentences.append(part)
+    return sentences
 
 
 def split_clauses(sentence: str) -> list[str]:
@@ -94,10 +101,13 @@ class RuleExtractor:
     def _sentence(self, sentence: str, turn: Turn) -> list[Candidate]:
         ref = source_ref(turn)
         change = sig.matches(sig.CHANGE, sentence)
+        restated = sig.matches(sig.RESTATEMENT, sentence)
         body = sig.DISCOURSE_PREFIX.sub("", sentence).strip()
-        if sig.matches(sig.FORGET, body) and not sig.matches(sig.REQUEST, body.rstrip("?？")):
+        if sig.matches(sig.FORGET, body) and sig.matches(sig.FORGET_TARGET, body):
+            everything = sig.matches(sig.FORGET_ALL, body)
             return [Candidate(content=body, kind="semantic", category="fact", forget=True,
-                              importance=10, confidence=0.95, source_ref=ref)]
+                              importance=10, confidence=0.95, source_ref=ref,
+                              qualifiers=("all",) if everything else ())]
         out: list[Candidate] = []
         groups: list[_Group] = []
         for raw in split_clauses(body):
@@ -115,7 +125,13 @@ class RuleExtractor:
             if category is None and change and (
                     sig.matches(sig.NEGATION, clause) or sig.matches(sig.CHANGE, clause)):
                 category = "fact"  # "小米那台我已经不用了" / "现在换成 iPhone 了": old or new value
-            if category is not None and not self._is_ask(clause, category):
+            if category is None and slot_of(clause) is not None and not sig.matches(
+                    sig.REQUEST, clause):
+                category = "fact"  # "我跳槽了": names a single-valued slot
+            if category == "rule" and groups and groups[-1].category == "rule" \
+                    and groups[-1].clauses:
+                groups[-1].clauses.append(clause)  # one rule said in several clauses
+            elif category is not None and not self._is_ask(clause, category):
                 groups.append(_Group(category, [clause]))
             elif groups and groups[-1].clauses and not (
                     sig.matches(sig.REQUEST, clause) or sig.matches(sig.ONE_OFF_TIME, clause)
@@ -123,7 +139,8 @@ class RuleExtractor:
                 groups[-1].clauses.append(clause)
         for group in groups:
             if group.clauses:
-                out.append(self._candidate(group, ref, change=change))
+                out.append(replace(self._candidate(group, ref, change=change),
+                                   restated=restated))
         return out
 
     @staticmethod
@@ -143,7 +160,8 @@ class RuleExtractor:
         relation = sig.family_relation(content)
         if sig.matches(sig.THIRD_PARTY, content):
             subject, category, importance = "third_party", "event", THIRD_PARTY_IMPORTANCE
-        elif relation is not None and category not in ("rule", "constraint"):
+        elif relation is not None and (sig.matches(sig.FAMILY_SUBJECT, content)
+                                       or category not in ("rule", "constraint")):
             subject = f"user.{relation}"
         negation = sig.matches(sig.NEGATION, content)
         if len(content) < self.config.min_content_chars:

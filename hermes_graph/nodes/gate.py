@@ -38,6 +38,7 @@ def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neigh
         similar=store.search(scope, candidate.content, k=NEIGHBOURS),
         slot_holders=[m for m in live if m.slot is not None and m.slot in slots],
         same_subject=[m for m in live if m.subject == candidate.subject != "user"],
+        everything=live if candidate.forget and "all" in candidate.qualifiers else (),
     )
 
 

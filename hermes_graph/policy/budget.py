@@ -74,12 +74,14 @@ def pack_tier(items: Sequence[BlockItem], budget: int,
     return kept, dropped
 
 
-def render_sections(items: Sequence[BlockItem]) -> str:
+def render_sections(items: Sequence[BlockItem], *, more: bool = False) -> str:
     lines = []
     for section, title in SECTION_TITLES.items():
         chosen = [i for i in items if i.section == section]
         if chosen:
-            lines.append(f"{title}: " + "; ".join(_line(i) for i in chosen))
+            label = f"More {title[0].lower()}{title[1:]}" if more and section != "events" \
+                else title
+            lines.append(f"{label}: " + "; ".join(_line(i) for i in chosen))
     return "\n".join(lines)
 
 
@@ -101,7 +103,7 @@ def render_block(items: Sequence[BlockItem], config: MemoryConfig, *,
         sorted(kept["core"], key=lambda i: i.id))
     core_ids = set(map(int, re.findall(r"\[m(\d+)\]", core)))
     rest = [i for i in kept["hot"] + kept["long_tail"] if i.id not in core_ids]
-    body = "\n".join(part for part in (core, render_sections(rest)) if part)
+    body = "\n".join(part for part in (core, render_sections(rest, more=bool(core))) if part)
     if not body:
         return RenderedBlock(text="", tokens=0, included=(), dropped=tuple(i.id for i in dropped),
                              core_text=core)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.policy.normalize import query_terms
-from hermes_graph.policy.slots import slots_named
+from hermes_graph.policy.slots import GENERIC_SLOT_TERMS, slots_named
 from hermes_graph.types import Candidate, GateDecision, Memory, ScoredMemory
 
 _FUNCTION_CHARS = re.compile(r"[我你他她它的了是有个叫在家就吗吧呢啊哈这那也都还又很和与]")
@@ -32,11 +32,21 @@ class Neighbourhood:
     """Live memories filling the candidate's single-valued slot."""
     same_subject: Sequence[Memory] = field(default_factory=tuple)
     """Live memories about the same non-user subject (a family member, ...)."""
+    everything: Sequence[Memory] = ()
+    """Every live memory of the scope (gathered only for a forget-everything request)."""
 
 
 def distinctive_terms(text: str) -> set[str]:
     """Keyword terms that carry content (names, nouns), not grammar."""
     return {t for t in query_terms(text) if len(t) > 1 and not _FUNCTION_CHARS.search(t)}
+
+
+def slot_value_terms(text: str) -> set[str]:
+    """Distinctive terms that can name a slot's value: not slot vocabulary ("预算"), and
+    no Chinese bigram that straddles it ("总预")."""
+    terms = distinctive_terms(text) - GENERIC_SLOT_TERMS
+    generic_chars = {c for g in GENERIC_SLOT_TERMS if g in text and not g.isascii() for c in g}
+    return {t for t in terms if t.isascii() or not generic_chars & set(t)}
 
 
 def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
@@ -70,6 +80,16 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
             if session in other.confirmed_sessions:
                 return make("ignore", "dup:semantic_same_session", [other.id])
             return make("merge", f"dup:semantic cos={hit.vector_score:.2f}", [other.id])
+    if candidate.restated:
+        mine = distinctive_terms(candidate.content)
+        for hit in near.similar:
+            other = hit.memory
+            if other.category == candidate.category and other.subject == candidate.subject and (
+                    hit.vector_score >= config.restatement_cosine
+                    or mine & distinctive_terms(other.content)):
+                if session in other.confirmed_sessions:
+                    return make("ignore", "dup:restated_same_session", [other.id])
+                return make("confirm", "dup:restated", [other.id])
     if candidate.subject != "user":
         mine = distinctive_terms(candidate.content)
         for other in near.same_subject:
@@ -80,6 +100,13 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
     status = "confirmed" if candidate.source == "explicit" and candidate.confidence >= 0.8 \
         else "candidate"
     holders = [m for m in near.slot_holders if m.subject == candidate.subject]
+    same_value = [] if candidate.change_signal else [
+        m for m in holders if slot_value_terms(candidate.content) & slot_value_terms(m.content)]
+    if same_value:  # "我是在杭州上班的" again: the same value of the slot is a confirmation
+        existing = same_value[0]
+        if session in existing.confirmed_sessions:
+            return make("ignore", "dup:same_slot_value_same_session", [existing.id])
+        return make("confirm", f"dup:same_slot_value slot={candidate.slot}", [existing.id])
     if holders and candidate.change_signal:
         return GateDecision(action="supersede", candidate=inherit_role(candidate, holders),
                             reason=f"conflict:change_signal slot={candidate.slot}",
@@ -102,7 +129,10 @@ def inherit_role(candidate: Candidate, holders: Sequence[Memory]) -> Candidate:
 
 def forget_targets(candidate: Candidate, near: Neighbourhood,
                    config: MemoryConfig) -> list[int]:
-    """Memories a forget request names: by slot ("where I live") or by close match."""
+    """Memories a forget request names: all of them, by slot ("where I live"), or by
+    close match."""
+    if "all" in candidate.qualifiers:
+        return [m.id for m in near.everything]
     slots = set(slots_named(candidate.content))
     ids = [m.id for m in near.slot_holders if m.slot in slots]
     for hit in near.similar:

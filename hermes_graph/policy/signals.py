@@ -26,6 +26,22 @@ IDENTITY = _rx(
     r"\bI work (at|as|for|in)\b", r"\bI'?m based in\b", r"\bI have an? (daughter|son|wife|husband|"
     r"partner|kid|child|dog|cat)\b", r"\bmy (phone|laptop|car) is\b", r"\bI use an?\b",
     r"\bI (just )?(joined|moved to)\b",
+    r"我们?家在", r"我\S{0,4}在\S{0,12}(工作|上班|上学|读书|实习)", r"我在\S{1,8}(部|组|团队|公司|学校|医院|银行)",
+    r"我(在|正在|一直)?(用|使用)", r"我们(公司|团队|组|项目|这边)?\S{0,6}(用的是|在用|基于|跑在|部署在)",
+    r"我\S{0,4}(在|正在)(准备|备考|学|自学|考|带|做|搞|写|开发)", r"我(今年)?(高[一二三]|初[一二三]|大[一二三四]|研[一二三]|博[一二三])",
+    r"我(刚|已经)?退休", r"我(自己)?是(做|搞|学)\S{1,8}的", r"是我(最|的)\S{0,2}(弱|强|擅长|短板)",
+    r"我(最|比较|很|不)?(擅长|拿手)",
+    r"\bour (backend|frontend|stack|app|main app|database|db|company|team|service|product)\b",
+    r"\bwe (use|deploy|run|build|ship|host)\b", r"\bI'?m (the|on the|in the|part of)\b",
+    r"\bI (teach|study|coach|manage|run|own|volunteer)\b",
+    r"\bI'?m (learning|studying|training for|preparing for)\b",
+    r"\bI have (two|three|four|\d+) (kids|children|sons|daughters|dogs|cats)\b",
+    r"\bI (fly|travel|commute)\b",
+    r"\bI'?m (building|making|writing|developing|working on|running)\b",
+    r"\b(currently|these days|lately) (dabbling|learning|working|using|reading|studying|building)\b",
+    r"\bI'?m (turning )?\d{1,2}( years old)?\b", r"我今年\d{1,2}岁", r"我\d{1,2}岁",
+    r"\bI \w+ (every day|daily|(once|twice|three times|four times|\d+ times) (a|per) (day|week|month))\b",
+    r"(每周|每天|每个月)\S{0,3}(\d|一|两|三|四|五)次",
     r"我(的|家)?(女儿|闺女|丫头|儿子|老婆|老公|孩子|宝宝|猫|狗)\S{0,4}(叫|是|名叫|小名|今年)",
     r"(就是|是)我(家|的)(女儿|闺女|丫头|儿子|老婆|老公|孩子|宝宝|猫|狗)",
     r"\bmy (daughter|son|wife|husband|partner|kid|child|dog|cat)('s name is| is called| is named|"
@@ -36,6 +52,8 @@ PREFERENCE = _rx(
     r"我是个?\S{0,4}(迷|爱好者|发烧友)",
     r"\bI (really )?(like|love|prefer|enjoy|hate|dislike|can't stand)\b", r"\bI usually\b",
     r"\bI'?m an? (keen|big|huge|avid)\b", r"\bmy fav(ou)?rite\b", r"\bI always\b",
+    r"离不开", r"我\S{0,4}(每天|每周|每晚|每早)", r"\bI'?m (obsessed with|really into|into|a fan of)\b",
+    r"\bI can'?t live without\b", r"\bI'?d (like|rather|prefer)\b", r"\bI get around by\b",
 )
 CONSTRAINT = _rx(
     r"过敏", r"(不|不能|没法)(吃|喝|碰)", r"忌口", r"预算", r"素食", r"吃素", r"怀孕", r"糖尿病", r"高血压",
@@ -43,6 +61,8 @@ CONSTRAINT = _rx(
     r"\ballerg", r"\bI (don'?t|can'?t|never) (eat|drink)\b", r"\bvegetarian\b", r"\bvegan\b",
     r"\bbudget\b", r"\bgluten\b", r"\blactose\b", r"\bdiabet", r"\bsore\b", r"\binjur",
     r"\bflat feet\b", r"\bclaustrophob", r"\bafraid of\b",
+    r"不耐受", r"不会(说|开车|游泳|骑车)", r"没有驾照", r"\bintoleran", r"\bdiagnosed\b",
+    r"\bI (don'?t|do not) have an?\b", r"\bno (elevator|lift|car)\b",
 )
 RULE = _rx(
     r"(以后|今后|之后)(都|请|要|别|不要|一律)", r"(请|麻烦)?(用|使用)(中文|英文|英语|简体|繁体)", r"(回答|回复|答复)(时|的时候)?(请|要|都)",
@@ -51,9 +71,15 @@ RULE = _rx(
     r"\bplease (don'?t|do not|always|never)\b", r"\bdon'?t use\b", r"\bfrom now on\b",
     r"\b(reply|answer|respond|write) (to me )?in (english|chinese|french|spanish|german)\b",
     r"\bin anything you write\b", r"\bkeep (it|answers|replies) (short|brief)\b",
+    r"(回答|回复)我", r"尽量(简短|简洁|详细|口语)", r"(最多|不超过)\S{0,3}(条|点|句|字)", r"列(要)?点", r"(叫|称呼)我",
+    r"\bwhenever you\b", r"\bsign (me|it|them) as\b", r"\b(call|address) me\b",
+    r"\bwhen you (write|answer|reply|draft|explain)\b",
+    r"\bkeep (your |the |my )?(answers|replies|responses|it)\b", r"[,，]\s*(always|please)[.!]?$",
+    r"\b(british|american) (english )?spelling\b",
 )
 DECISION = _rx(
     r"(决定|定了|选定|就用|敲定|报名|报了|订了|签了)",
+    r"我\S{0,6}(要去|准备去|打算去|计划去|去)\S{0,10}(旅游|旅行|自由行|出差|度假)",
     r"\b(decided|we'?ll go with|I chose|I picked|signed up|registered for|enrolled|booked)\b",
 )
 
@@ -69,10 +95,28 @@ NEGATION = _rx(
     r"\bquit\b",
 )
 FORGET = _rx(
-    r"(忘掉|忘了吧|忘记|删掉|删除|别记|不要记|清除)",
+    r"(忘掉|忘了吧|忘记|删掉|删除|别记|不要记|清除|清掉|清空|抹掉)",
+    r"\brather (that|it|you)\b.{0,20}\bnot\b.{0,10}\b(stored|kept|remembered|keep|store|remember)",
     r"\bforget\b", r"\bdelete (that|what)\b", r"\b(don'?t|do not|stop) (remember|keep|store)",
     r"\brather you not keep\b", r"\berase\b",
 )
+
+RESTATEMENT = _rx(
+    r"^(remember|again|as I said|like I said|once more|reminder)\b", r"^(再说一次|再说一遍|再强调一下|还是那句话|我说过)",
+    r"\b(again|as I said before|like I said)\b",
+)
+"""The user repeats something already said: a confirmation, not a new memory."""
+FORGET_TARGET = _rx(
+    r"\b(about|what I (told|said|mentioned)|that I|where I|my|me|everything|all of it)\b",
+    r"关于我|我(说|告诉|提)|这件事|这个事|那件事|全部|所有|一切|我的",
+)
+"""A forget verb only counts when it points at what the user told us."""
+FORGET_ALL = _rx(
+    r"(全部|所有|一切)\S{0,6}(清|删|忘)", r"(清|删|忘)\S{0,4}(全部|所有|一切)",
+    r"\bforget (everything|all)\b(?! about)", r"\b(delete|erase|wipe|clear) (everything|all)\b(?! about)",
+    r"\ball of it\b",
+)
+"""A request to erase everything remembered about the user."""
 
 # --- what is never a memory ----------------------------------------------------
 SMALLTALK = _rx(
@@ -85,6 +129,8 @@ SMALLTALK = _rx(
 REQUEST = _rx(
     r"^(帮我|请帮|麻烦|给我|替我|能不能|能否|可以|你说|你觉得|推荐|讲个|讲一个|再讲|说说|算一?下|查一?下|翻译)",
     r"(怎么|咋|如何|什么|啥|哪|几点|多少|吗|呢|吧)[？?。！!]?$", r"[？?]$",
+    r"有什么|有没有|有啥|能不能|可不可以|是不是|怎么办|咋办|怎么样|行不行",
+    r"\b(any (tips|ideas|suggestions|advice)|what should I|how (do|can|should) I)\b",
     r"^(can|could|would|will) you\b", r"^(please )?(help|tell|show|give|find|recommend|suggest|"
     r"explain|write|draft|make|translate|calculate|check)\b", r"^(what|how|why|where|when|which|"
     r"who|is|are|do|does|should)\b",
@@ -105,26 +151,35 @@ THIRD_PARTY = _rx(
     r"neighbou?r|classmate|cousin)\b",
 )
 FAMILY = _rx(
-    r"(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|孩子|宝宝|妈妈|爸爸|父亲|母亲)",
+    r"(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸)",
     r"\bmy (daughter|son|wife|husband|partner|kid|child|baby|mom|mum|dad|mother|father)\b",
 )
 FAMILY_CANONICAL: tuple[tuple[re.Pattern[str], str], ...] = (
     (_rx(r"女儿|闺女|丫头", r"\bdaughter\b"), "daughter"),
     (_rx(r"儿子", r"\bson\b"), "son"),
-    (_rx(r"老婆|妻子|爱人", r"\bwife\b"), "wife"),
+    (_rx(r"老婆|妻子|爱人|媳妇", r"\bwife\b"), "wife"),
     (_rx(r"老公|丈夫", r"\bhusband\b"), "husband"),
-    (_rx(r"妈妈|母亲", r"\b(mom|mum|mother)\b"), "mother"),
-    (_rx(r"爸爸|父亲", r"\b(dad|father)\b"), "father"),
+    (_rx(r"妈妈|母亲|老妈", r"\b(mom|mum|mother)\b"), "mother"),
+    (_rx(r"爸爸|父亲|老爸", r"\b(dad|father)\b"), "father"),
     (_rx(r"孩子|宝宝", r"\b(kid|child|baby)\b"), "child"),
+    (_rx(r"猫|猫咪", r"\b(cat|kitten)\b"), "cat"),
+    (_rx(r"狗|狗狗", r"\b(dog|puppy)\b"), "dog"),
 )
 DEICTIC = _rx(
     r"^(这个|那个|第[一二三四五六七八九十\d]+个|前一个|后一个|上一个)", r"\b(the (first|second|third|last|"
     r"other) one|that one|this one)\b",
 )
 """A clause that only points at something in the chat ("I like the second one")."""
+FAMILY_SUBJECT = _rx(
+    r"^我(的|家)?(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸|猫|狗)",
+    r"^my (daughter|son|wife|husband|partner|kid|child|baby|mom|mum|dad|mother|father|cat|dog)\b",
+)
+"""A clause whose grammatical subject is a family member (or pet) of the user."""
 DISCOURSE_PREFIX = _rx(
     r"^(跟你说下|跟你说一下|说一下|对了|另外|还有|顺便说一下|其实|再说一遍啊?|帮我记一下|记一下|"
-    r"heads up|btw|by the way|also|and|so|oh|just so you know|fyi|for the record)[:：,，\s]*",
+    r"heads up|btw|by the way|also|and|so|oh|just so you know|fyi|for the record|quick context|"
+    r"context|update|big news|news|anyway|ok|okay|got it|cool|ah right|remember|again|general preference|"
+    r"再说一次|再说一遍|再强调一下|记住)[:：,，.!\s]*",
 )
 
 # --- secrets and ID numbers (seed 004 privacy) ----------------------------------

@@ -23,6 +23,9 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "phone": re.compile(
         r"手机|iPhone|安卓|Android|\bphone\b|\bPixel\b|\bGalaxy\b", re.IGNORECASE),
     "budget": re.compile(r"预算|\bbudget\b", re.IGNORECASE),
+    "database": re.compile(
+        r"数据库|\b(database|mysql|postgres(ql)?|mongodb|sqlite|mariadb|oracle db|sql server|"
+        r"dynamodb)\b", re.IGNORECASE),
     "language": re.compile(
         r"(用|说|讲|回复|回答)\S{0,3}(中文|英文|英语|日语|简体|繁体)|"
         r"\b(reply|answer|respond|write|speak)\w* (to me )?in (english|chinese|french|german|"
@@ -32,6 +35,14 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"\bI'?m an? (freelance |senior |junior )?\w*(er|or|ist|ian|ant)\b|\bmy job\b|"
         r"\bwhat I do for a living\b", re.IGNORECASE),
 }
+
+
+GENERIC_SLOT_TERMS = frozenset({
+    "工作", "上班", "公司", "住在", "我家", "家在", "手机", "预算", "现在", "数据", "据库", "数据库",
+    "live", "lives", "living", "work", "works", "company", "phone", "budget", "now", "database",
+    "moved", "based", "job", "employer", "use", "using",
+})
+"""Words that name a slot rather than its value: sharing them is not sharing a value."""
 
 
 def slot_of(text: str) -> str | None:

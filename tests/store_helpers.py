@@ -1,8 +1,11 @@
-"""Functions run in child processes (multiprocessing 'spawn' imports them by name)."""
+"""Helpers of the store tests, and functions run in child processes (spawn imports them by
+name, so they live in an importable module)."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 from hermes_graph import MemoryStore
@@ -49,3 +52,15 @@ def concurrent_writer(path: str, scope: str, name: str, count: int, start: Any) 
                 raise AssertionError(f"{name}: the vector index missed memory {latest.id} "
                                      f"({latest.content!r}); hits {[h.memory.id for h in hits]}")
     store.close()
+
+
+def dump_db(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table of a database file, read through a separate connection."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        tables = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {t: sorted(conn.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr)
+                for t in tables}
+    finally:
+        conn.close()

@@ -1,0 +1,88 @@
+"""Concurrent writers: two processes, and threads, adding to one database file."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from hermes_graph import MemoryStore
+from tests import store_helpers
+
+SPAWN = multiprocessing.get_context("spawn")
+COUNT = 30
+
+
+def expected_contents(name: str) -> set[str]:
+    return {f"{name} wrote memory {i} 第{i}条" for i in range(COUNT)}
+
+
+@pytest.mark.parametrize("scopes", [("shared", "shared"), ("left", "right")],
+                         ids=["same-scope", "two-scopes"])
+def test_two_processes_lose_and_duplicate_nothing(db_path: Path,
+                                                  open_store: Callable[..., MemoryStore],
+                                                  scopes: tuple[str, str]) -> None:
+    # The file does not exist yet: both processes also race to create and migrate it.
+    start = SPAWN.Barrier(2)
+    workers = [SPAWN.Process(target=store_helpers.concurrent_writer,
+                             args=(str(db_path), scope, name, COUNT, start))
+               for scope, name in zip(scopes, ("alpha", "beta"), strict=True)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=120)
+    assert [w.exitcode for w in workers] == [0, 0]
+
+    conn = sqlite3.connect(db_path)
+    rows = conn.execute("SELECT id, scope, content FROM memories").fetchall()
+    fts = conn.execute("SELECT COUNT(*), COUNT(DISTINCT rowid) FROM memory_fts").fetchone()
+    log = conn.execute("SELECT memory_id, to_status FROM transitions").fetchall()
+    versions = dict(conn.execute("SELECT scope, version FROM scopes").fetchall())
+    conn.close()
+    assert len(rows) == 2 * COUNT and len({r[0] for r in rows}) == 2 * COUNT
+    by_writer = {name: {r[2] for r in rows if r[2].startswith(name)} for name in ("alpha",
+                                                                                  "beta")}
+    assert by_writer == {"alpha": expected_contents("alpha"), "beta": expected_contents("beta")}
+    assert fts == (2 * COUNT, 2 * COUNT)
+    assert sorted(m for m, _ in log) == sorted(r[0] for r in rows)
+    assert sum(versions.values()) == 2 * COUNT  # every add bumped its scope exactly once
+    if scopes[0] != scopes[1]:
+        assert {r[1] for r in rows if r[2].startswith("alpha")} == {"left"}
+        assert {r[1] for r in rows if r[2].startswith("beta")} == {"right"}
+
+    store = open_store()
+    for scope in set(scopes):
+        memories = store.list(scope)
+        hits = store.search(scope, "wrote memory", k=len(memories))
+        assert {h.memory.id for h in hits if "vector" in h.routes} == {m.id for m in memories}
+
+
+def test_threads_sharing_a_store_and_a_second_store(open_store: Callable[..., MemoryStore],
+                                                    db_path: Path) -> None:
+    shared, other = open_store(), open_store()
+    errors: list[BaseException] = []
+
+    def write(store: MemoryStore, name: str) -> None:
+        try:
+            for i in range(20):
+                store.add("t", f"{name} thread memory {i}")
+                store.search("t", f"{name} thread memory {i}")
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(store, name))
+               for store, name in ((shared, "one"), (shared, "two"), (other, "three"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+    contents = [m.content for m in shared.list("t")]
+    assert len(contents) == len(set(contents)) == 60
+    for store in (shared, other):
+        hits = store.search("t", "thread memory", k=60)
+        assert len({h.memory.id for h in hits if "vector" in h.routes}) == 60
