@@ -13,7 +13,7 @@ from langchain_core.outputs import ChatResult
 class RecordingChatModel(GenericFakeChatModel):
     """Answers "ok" forever and keeps every message list it was called with."""
 
-    seen: list[list[BaseMessage]] = []
+    seen: list[list[BaseMessage]] = []  # noqa: RUF012 (a pydantic field, reset per instance)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(messages=iter(()), **kwargs)

@@ -33,20 +33,22 @@ def write_then_exit(path: str, scope: str, texts: list[str], *, crash: bool) -> 
     store.close()
 
 
-def concurrent_writer(path: str, scope: str, name: str, count: int, start: Any) -> None:
-    """Add ``count`` memories, each in its own transaction, racing another process.
+def concurrent_writer(path: str, name: str, count: int, start: Any) -> None:
+    """Add ``count`` memories to the scope "shared" and as many to the scope ``name``,
+    alternating, each in its own transaction, while another process does the same.
 
     Every few adds it checks that the newest memory of the scope (whoever wrote
     it) is found by the vector index, i.e. the index follows the other
     process's writes. Any failure raises, so the exit code is non-zero.
     """
     start.wait(timeout=60)
-    store = open_store(path)
+    store = open_store(path)  # the file may not exist yet: the processes race to create it
     for i in range(count):
-        store.add(scope, f"{name} wrote memory {i} 第{i}条")
+        for scope in ("shared", name):
+            store.add(scope, f"{name} wrote memory {i} 第{i}条")
         if i % 3 == 2:
-            latest = store.list(scope)[-1]
-            hits = store.search(scope, latest.content, k=5)
+            latest = store.list("shared")[-1]
+            hits = store.search("shared", latest.content, k=5)
             found = [h for h in hits if h.memory.id == latest.id and "vector" in h.routes]
             if not found:
                 raise AssertionError(f"{name}: the vector index missed memory {latest.id} "

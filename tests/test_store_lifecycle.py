@@ -48,7 +48,7 @@ def test_lifecycle_table_is_the_documented_one() -> None:
     }
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(start=st.sampled_from(["candidate", "confirmed", "frozen", "pending_override",
                               "archived"]),

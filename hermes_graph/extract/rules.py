@@ -22,7 +22,8 @@ from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
-_ABBREVIATION = re.compile(r"\b(dr|mr|mrs|ms|prof|st|mt|jr|sr|vs|etc|e\.g|i\.e|no)\.$", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"\b(dr|mr|mrs|ms|prof|st|mt|jr|sr|vs|etc|e\.g|i\.e|no)\.$",
+                           re.IGNORECASE)
 _CLAUSE_SEP = re.compile(r"[，,、]\s*|\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 

@@ -38,7 +38,8 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
 
 
 GENERIC_SLOT_TERMS = frozenset({
-    "工作", "上班", "公司", "住在", "我家", "家在", "手机", "预算", "现在", "数据", "据库", "数据库",
+    "工作", "上班", "公司", "住在", "我家", "家在", "手机", "预算", "现在", "数据", "据库",
+    "数据库",
     "live", "lives", "living", "work", "works", "company", "phone", "budget", "now", "database",
     "moved", "based", "job", "employer", "use", "using",
 })
