@@ -62,6 +62,9 @@ class MemoryConfig:
     importance_floor_rank: int = 50
     """Identity and constraint memories stay within this top rank of the hot pool."""
     admission_recency_tau_days: float = 30.0
+    admission_min_pool: int = 100
+    """The median threshold applies once the hot pool holds this many (a median of a
+    handful of memories is noise)."""
 
     # --- frozen gate (seed 001 §3, §5.2) -------------------------------------
     freeze_categories: tuple[str, ...] = ("preference", "constraint", "identity")

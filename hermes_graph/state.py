@@ -61,6 +61,7 @@ class DecisionItem(TypedDict):
     reason: str
     candidate: CandidateItem
     target_ids: list[int]
+    evict_ids: list[int]
     status: str
     memory_id: int | None
 

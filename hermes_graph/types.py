@@ -132,6 +132,8 @@ class GateDecision:
     target_ids: tuple[int, ...] = ()
     status: Status = "candidate"
     """Status of a new row when the action admits one."""
+    evict_ids: tuple[int, ...] = ()
+    """Hot-pool memories the bounded gate sends to the archive to make room."""
 
 
 def candidate_to_dict(candidate: Candidate) -> dict[str, Any]:

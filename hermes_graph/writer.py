@@ -31,7 +31,7 @@ def write_turns(store: MemoryStore, extractor: Extractor, *, scope: str, session
     candidates = extract_candidates(extractor, turns, now=now, store=store, scope=scope)
     if not candidates:
         return []
-    decisions = gate_candidates(store, scope, session, candidates, config)
+    decisions = gate_candidates(store, scope, session, candidates, config, now=now)
     return apply_decisions(store, scope, session, decisions, now=now, config=config)
 
 
@@ -48,7 +48,7 @@ def end_session(store: MemoryStore, extractor: Extractor, *, scope: str, session
     candidates = catch_up(list(turns), now=now)
     if not candidates:
         return []
-    decisions = gate_candidates(store, scope, session, candidates, config)
+    decisions = gate_candidates(store, scope, session, candidates, config, now=now)
     return apply_decisions(store, scope, session, decisions, now=now, config=config)
 
 

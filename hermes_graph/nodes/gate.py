@@ -5,12 +5,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from hermes_graph.config import MemoryConfig
-from hermes_graph.nodes._common import context_of
+from hermes_graph.nodes._common import context_of, now_of
+from hermes_graph.policy.bounded import HOT_STATUSES, decide_admission
 from hermes_graph.policy.gate import Neighbourhood, decide
 from hermes_graph.policy.normalize import normalize_key
 from hermes_graph.policy.slots import slots_named
@@ -20,6 +22,7 @@ from hermes_graph.types import (
     LIVE_STATUSES,
     Candidate,
     GateDecision,
+    Memory,
     candidate_from_dict,
     candidate_to_dict,
 )
@@ -42,10 +45,30 @@ def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neigh
     )
 
 
+NEW_ROW_ACTIONS = ("admit", "supersede", "pending_override")
+
+
+def bounded(decision: GateDecision, pool: list[Memory], *, now: datetime,
+            config: MemoryConfig) -> GateDecision:
+    """Run a decision that adds a row through the bounded gate's admission."""
+    if decision.action not in NEW_ROW_ACTIONS:
+        return decision
+    replaced = set(decision.target_ids) if decision.action == "supersede" else set()
+    admission = decide_admission(decision.candidate, [m for m in pool if m.id not in replaced],
+                                 now=now, config=config)
+    if not admission.admit:
+        return replace(decision, action="drop", reason=admission.reason, target_ids=())
+    return replace(decision, evict_ids=admission.evict,
+                   reason=f"{decision.reason};{admission.reason}")
+
+
 def gate_candidates(store: MemoryStore, scope: str, session: str,
-                    candidates: Sequence[Candidate], config: MemoryConfig) -> list[GateDecision]:
+                    candidates: Sequence[Candidate], config: MemoryConfig,
+                    now: datetime | None = None) -> list[GateDecision]:
     decisions: list[GateDecision] = []
     seen: set[str] = set()
+    now = now or store.clock()
+    pool = store.list(scope, statuses=HOT_STATUSES)
     for candidate in candidates:
         key = normalize_key(candidate.content)
         if candidate.drop_reason is None and not candidate.forget and key in seen:
@@ -53,8 +76,11 @@ def gate_candidates(store: MemoryStore, scope: str, session: str,
                                           candidate=candidate))
             continue
         seen.add(key)
-        decisions.append(decide(candidate, neighbourhood(store, scope, candidate),
-                                session=session, config=config))
+        decision = decide(candidate, neighbourhood(store, scope, candidate), session=session,
+                          config=config)
+        decision = bounded(decision, pool, now=now, config=config)
+        pool = [m for m in pool if m.id not in decision.evict_ids]
+        decisions.append(decision)
     return _resolve_overlaps(decisions)
 
 
@@ -75,7 +101,8 @@ def _resolve_overlaps(decisions: list[GateDecision]) -> list[GateDecision]:
 def decision_item(decision: GateDecision, memory_id: int | None = None) -> DecisionItem:
     return DecisionItem(action=decision.action, reason=decision.reason,
                         candidate=candidate_to_dict(decision.candidate),  # type: ignore[typeddict-item]
-                        target_ids=list(decision.target_ids), status=decision.status,
+                        target_ids=list(decision.target_ids),
+                        evict_ids=list(decision.evict_ids), status=decision.status,
                         memory_id=memory_id)
 
 
@@ -84,7 +111,8 @@ def make_gate_node(store: MemoryStore, config: MemoryConfig) -> Callable[..., di
         context = context_of(runtime, "gate")
         started = time.perf_counter()
         candidates = [candidate_from_dict(c) for c in state.get("candidates", [])]
-        decisions = gate_candidates(store, context.scope, context.session_id, candidates, config)
+        decisions = gate_candidates(store, context.scope, context.session_id, candidates, config,
+                                    now=now_of(context, store))
         return {"decisions": [decision_item(d) for d in decisions],
                 "timings": {"gate_ms": (time.perf_counter() - started) * 1000}}
     return gate

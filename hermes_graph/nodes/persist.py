@@ -1,4 +1,9 @@
-"""persist: apply the gate's decisions in one transaction, recording transitions."""
+"""persist: apply the gate's decisions in one transaction, recording transitions.
+
+After the decisions, the lifecycle is kept in step in the same transaction:
+confirmed memories may freeze, confirmed parked overrides are applied, stale
+frozen memories weather, the hot pool and the archive are held to their caps.
+"""
 
 from __future__ import annotations
 
@@ -10,14 +15,17 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from hermes_graph.config import MemoryConfig
+from hermes_graph.errors import MemoryNotFoundError
 from hermes_graph.nodes._common import context_of, now_of
 from hermes_graph.nodes.gate import decision_item
+from hermes_graph.policy import bounded, frozen
 from hermes_graph.state import DecisionItem, MemoryContext, MemoryState
 from hermes_graph.store import MemoryStore
 from hermes_graph.store.lifecycle import is_live
 from hermes_graph.types import GateDecision, candidate_from_dict
 
 ACTOR = "gate"
+CONTRADICTING = ("supersede", "retire", "pending_override")
 
 
 def _add(store: MemoryStore, scope: str, decision: GateDecision, session: str,
@@ -31,6 +39,59 @@ def _add(store: MemoryStore, scope: str, decision: GateDecision, session: str,
     return memory.id
 
 
+def _exists(store: MemoryStore, scope: str, memory_id: int) -> bool:
+    try:
+        store.get(scope, memory_id)
+    except MemoryNotFoundError:
+        return False
+    return True
+
+
+def _move(store: MemoryStore, scope: str, ids: Sequence[int], to: str, reason: str,
+          at: datetime, superseded_by: int | None = None) -> None:
+    """Transition the still-live ones (an earlier decision of the batch may have moved one)."""
+    for memory_id in ids:
+        if is_live(store.get(scope, memory_id).status):
+            store.transition(scope, memory_id, to, reason=reason, actor=ACTOR,  # type: ignore[arg-type]
+                             superseded_by=superseded_by, at=at)
+
+
+def _apply_one(store: MemoryStore, scope: str, session: str, d: GateDecision, *,
+               now: datetime, config: MemoryConfig) -> int | None:
+    memory_id: int | None = None
+    emotional = d.candidate.source == "emotional"
+    if d.action in ("confirm", "merge"):
+        for target in d.target_ids:
+            store.confirm(scope, target, session=session, emotional=emotional, at=now,
+                          actor=ACTOR)
+    elif d.action == "admit":
+        memory_id = _add(store, scope, d, session, now)
+        for older in d.target_ids:  # same slot, no change signal: recency decides at recall
+            old = store.get(scope, older)
+            store.update(scope, older, confidence=round(
+                old.confidence * config.conflict_confidence_decay, 4),
+                reason=f"conflict with memory {memory_id}", actor=ACTOR, at=now)
+    elif d.action == "supersede":
+        memory_id = _add(store, scope, d, session, now)
+        _move(store, scope, d.target_ids, "superseded", d.reason, now, superseded_by=memory_id)
+    elif d.action == "pending_override":
+        memory_id = _add(store, scope, d, session, now)
+        store.update(scope, memory_id, override_of=d.target_ids[0], reason=d.reason,
+                     actor=ACTOR, at=now)
+    elif d.action == "retire":
+        _move(store, scope, d.target_ids, "archived", d.reason, now)
+    elif d.action == "forget":
+        for target in d.target_ids:
+            if _exists(store, scope, target):
+                store.forget(scope, target, reason=d.reason, actor=ACTOR)
+    _move(store, scope, d.evict_ids, "archived", "bounded:evicted_to_archive", now)
+    if d.action in CONTRADICTING or (d.action == "admit" and d.target_ids):
+        for target in d.target_ids:  # a contradicting signal resets the freeze count
+            if _exists(store, scope, target):
+                store.reset_confirmations(scope, target, reason=d.reason, actor=ACTOR, at=now)
+    return memory_id
+
+
 def apply_decisions(store: MemoryStore, scope: str, session: str,
                     decisions: Sequence[GateDecision], *, now: datetime,
                     config: MemoryConfig) -> list[DecisionItem]:
@@ -38,41 +99,46 @@ def apply_decisions(store: MemoryStore, scope: str, session: str,
     applied: list[DecisionItem] = []
     with store.transaction():
         for d in decisions:
-            memory_id: int | None = None
-            emotional = d.candidate.source == "emotional"
-            if d.action in ("confirm", "merge"):
-                for target in d.target_ids:
-                    store.confirm(scope, target, session=session, emotional=emotional, at=now,
-                                  actor=ACTOR)
-            elif d.action == "admit":
-                memory_id = _add(store, scope, d, session, now)
-                for older in d.target_ids:  # same slot, no change signal: recency decides
-                    old = store.get(scope, older)
-                    store.update(scope, older, confidence=round(
-                        old.confidence * config.conflict_confidence_decay, 4),
-                        reason=f"conflict with memory {memory_id}", actor=ACTOR, at=now)
-            elif d.action == "supersede":
-                memory_id = _add(store, scope, d, session, now)
-                for older in d.target_ids:
-                    if not is_live(store.get(scope, older).status):
-                        continue  # already retired earlier in this batch
-                    store.transition(scope, older, "superseded", reason=d.reason, actor=ACTOR,
-                                     superseded_by=memory_id, at=now)
-            elif d.action == "retire":
-                for older in d.target_ids:
-                    if not is_live(store.get(scope, older).status):
-                        continue
-                    store.transition(scope, older, "archived", reason=d.reason, actor=ACTOR,
-                                     at=now)
-            applied.append(decision_item(d, memory_id))
-    erased: set[int] = set()
-    for d in decisions:  # physical erasure runs its own scrub after the commit
-        if d.action == "forget":
-            for target in d.target_ids:
-                if target not in erased:
-                    erased.add(target)
-                    store.forget(scope, target, reason=d.reason, actor=ACTOR)
+            applied.append(decision_item(d, _apply_one(store, scope, session, d, now=now,
+                                                       config=config)))
+        maintain(store, scope, now=now, config=config)
     return applied
+
+
+def maintain(store: MemoryStore, scope: str, *, now: datetime, config: MemoryConfig) -> None:
+    """Lifecycle upkeep of one scope: freeze, apply parked overrides, weather, enforce caps."""
+    frozen_now = store.list(scope, statuses=("frozen",))
+    for memory_id in frozen.weathered(frozen_now, now, config):
+        store.transition(scope, memory_id, "confirmed", reason="frozen:weathered", actor=ACTOR,
+                         at=now)
+    for pending in store.list(scope, statuses=("pending_override",)):
+        if frozen.pending_confirmed(pending, config):
+            if pending.override_of is not None:
+                _move(store, scope, [pending.override_of], "superseded",
+                      "frozen:override_confirmed", now, superseded_by=pending.id)
+            store.transition(scope, pending.id, "confirmed", reason="frozen:override_confirmed",
+                             actor=ACTOR, at=now)
+    frozen_count = len(store.list(scope, statuses=("frozen",)))
+    for memory in store.list(scope, statuses=("confirmed",)):
+        reason = frozen.should_freeze(memory, frozen_count=frozen_count, config=config)
+        if reason is not None:
+            store.transition(scope, memory.id, "frozen", reason=reason, actor=ACTOR, at=now)
+            frozen_count += 1
+    pool = store.list(scope, statuses=bounded.HOT_STATUSES)
+    if len(pool) > config.hot_pool_cap:
+        safe = bounded.protected_ids(pool, now, config)
+        ranked = sorted((m for m in pool if m.id not in safe),
+                        key=lambda m: (bounded.memory_score(m, now, config), m.id))
+        _move(store, scope, [m.id for m in ranked[: len(pool) - config.hot_pool_cap]],
+              "archived", "bounded:hot_pool_cap", now)
+    overflow = bounded.archive_overflow(store.list(scope, statuses=("archived",)), config)
+    _move_archived(store, scope, overflow, now)
+
+
+def _move_archived(store: MemoryStore, scope: str, ids: Sequence[int], now: datetime) -> None:
+    for memory_id in ids:
+        store.transition(scope, memory_id, "deleted", reason="bounded:archive_cap", actor=ACTOR,
+                         at=now)
 
 
 def make_persist_node(store: MemoryStore, config: MemoryConfig) -> Callable[..., dict[str, Any]]:
@@ -93,4 +159,5 @@ def _from_item(item: DecisionItem) -> GateDecision:
     return GateDecision(action=item["action"], reason=item["reason"],  # type: ignore[arg-type]
                         candidate=candidate_from_dict(item["candidate"]),
                         target_ids=tuple(item["target_ids"]),
+                        evict_ids=tuple(item.get("evict_ids", ())),
                         status=item["status"])  # type: ignore[arg-type]

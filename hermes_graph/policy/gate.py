@@ -9,10 +9,11 @@ and say why. Every reason is a short machine-readable code (``dup:exact``,
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from hermes_graph.config import MemoryConfig
+from hermes_graph.policy.frozen import override_action
 from hermes_graph.policy.normalize import query_terms
 from hermes_graph.policy.slots import GENERIC_SLOT_TERMS, slots_named
 from hermes_graph.types import Candidate, GateDecision, Memory, ScoredMemory
@@ -62,10 +63,20 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
         targets = forget_targets(candidate, near, config)
         return make("forget", "user_forget_request", targets) if targets else make(
             "drop", "forget:no_match")
+    status = "confirmed" if candidate.source == "explicit" and candidate.confidence >= 0.8 \
+        else "candidate"
     if candidate.negation and candidate.change_signal and candidate.slot is None:
         targets = contradicted(candidate, near)
-        return make("retire", "negation:retires_contradicted", targets) if targets else make(
-            "drop", "negation:no_match")
+        if not targets:
+            return make("drop", "negation:no_match") if candidate.category == "fact" else make(
+                "admit", f"new:{candidate.category}", (), status)
+        frozen = _frozen_gate(candidate, near, targets, config, make)
+        if frozen is not None:
+            return frozen
+        if candidate.category == "fact":  # "小米那台我已经不用了": nothing new to keep
+            return make("retire", "negation:retires_contradicted", targets)
+        # "I don't eat spicy food anymore": retire the contradicted, keep the new statement
+        return make("supersede", "negation:supersedes_contradicted", targets, status)
     if near.exact:
         existing = near.exact[0]
         if session in existing.confirmed_sessions:
@@ -97,8 +108,6 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
                 if session in other.confirmed_sessions:
                     return make("ignore", "dup:same_subject_same_session", [other.id])
                 return make("confirm", "dup:same_subject_entity", [other.id])
-    status = "confirmed" if candidate.source == "explicit" and candidate.confidence >= 0.8 \
-        else "candidate"
     holders = [m for m in near.slot_holders if m.subject == candidate.subject]
     same_value = [] if candidate.change_signal else [
         m for m in holders if slot_value_terms(candidate.content) & slot_value_terms(m.content)]
@@ -107,6 +116,10 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
         if session in existing.confirmed_sessions:
             return make("ignore", "dup:same_slot_value_same_session", [existing.id])
         return make("confirm", f"dup:same_slot_value slot={candidate.slot}", [existing.id])
+    if holders:
+        frozen = _frozen_gate(candidate, near, [m.id for m in holders], config, make)
+        if frozen is not None:
+            return frozen
     if holders and candidate.change_signal:
         return GateDecision(action="supersede", candidate=inherit_role(candidate, holders),
                             reason=f"conflict:change_signal slot={candidate.slot}",
@@ -115,6 +128,21 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
         return make("admit", f"conflict:no_change_signal slot={candidate.slot} older_demoted",
                     [m.id for m in holders], status)
     return make("admit", f"new:{candidate.category}", (), status)
+
+
+def _frozen_gate(candidate: Candidate, near: Neighbourhood, targets: Sequence[int],
+                 config: MemoryConfig, make: Callable[..., GateDecision]) -> GateDecision | None:
+    """A conflicting update to a frozen memory: ignore, park as pending, or apply."""
+    known = {m.id: m for m in [*near.slot_holders, *(h.memory for h in near.similar)]}
+    frozen = [i for i in targets if i in known and known[i].status == "frozen"]
+    if not frozen:
+        return None
+    action = override_action(candidate, config=config)
+    if action == "ignore":
+        return make("ignore", "frozen:override_ignored_low_confidence", frozen)
+    if action == "pending_override":
+        return make("pending_override", "frozen:override_parked", frozen, "pending_override")
+    return None  # an explicit, very confident correction goes through (history kept)
 
 
 def inherit_role(candidate: Candidate, holders: Sequence[Memory]) -> Candidate:

@@ -30,6 +30,9 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"(用|说|讲|回复|回答)\S{0,3}(中文|英文|英语|日语|简体|繁体)|"
         r"\b(reply|answer|respond|write|speak)\w* (to me )?in (english|chinese|french|german|"
         r"spanish|japanese)\b|\bmy (preferred )?language\b", re.IGNORECASE),
+    "verbosity": re.compile(
+        r"简短|简洁|详细|说细|展开说|啰嗦|长篇|\b(concise|brief|short answers?|long answers?|"
+        r"in (more )?detail|detailed|verbose|every detail)\b", re.IGNORECASE),
     "job": re.compile(
         r"我(是|做)(一名|一个|个)?\S{0,6}(工程师|设计师|老师|医生|护士|律师|会计|程序员|产品经理|学生|插画师)|"
         r"\bI'?m an? (freelance |senior |junior )?\w*(er|or|ist|ian|ant)\b|\bmy job\b|"

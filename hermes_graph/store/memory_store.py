@@ -88,6 +88,7 @@ class MemoryStore:
         self._lock = threading.RLock()
         self._depth = 0
         self._after_commit: list[Callable[[], None]] = []
+        self._after_sync: list[Callable[[], None]] = []  # run once indexes are in step
         self._touched: dict[str, tuple[int, int]] = {}
         """Scopes written by the open transaction: (version before it, version it wrote)."""
         self._closed = False
@@ -126,6 +127,7 @@ class MemoryStore:
                     for scope in self._touched:
                         self._indexes.forget_loaded(scope)
                     self._after_commit.clear()
+                    self._after_sync.clear()
                     self._touched.clear()
                 raise
             self._depth -= 1
@@ -147,6 +149,9 @@ class MemoryStore:
                 index.version = written
                 self._indexes.mark_dirty(scope)
         self._touched.clear()
+        finals, self._after_sync = self._after_sync, []
+        for final in finals:
+            final()
 
     def _bump(self, scope: str) -> None:
         row = self._conn.execute(
@@ -379,6 +384,21 @@ class MemoryStore:
             self._bump(scope)
         return self._fetch(scope, memory_id, "confirm")
 
+    def reset_confirmations(self, scope: str, memory_id: int, *, reason: str,
+                            actor: str = "api", at: datetime | None = None) -> Memory:
+        """A contradicting signal: the confirmation count starts again (frozen gate)."""
+        scope = self._scope(scope, "reset_confirmations")
+        when = self._now(at)
+        with self.transaction():
+            memory = self._fetch(scope, memory_id, "reset_confirmations")
+            self._conn.execute(
+                "UPDATE memories SET confirm_count = 0, confirmations = '[]', updated_at = ? "
+                "WHERE id = ?", (to_db(when), memory.id))
+            self._record(scope, memory.id, memory.status, memory.status,
+                         f"confirmations reset: {reason}", actor, when)
+            self._bump(scope)
+        return self._fetch(scope, memory_id, "reset_confirmations")
+
     def mark_used(self, scope: str, memory_ids: Sequence[int], *,
                   at: datetime | None = None) -> None:
         """A recall injected these memories: bump use_count and last_used_at."""
@@ -400,6 +420,9 @@ class MemoryStore:
             memory = self._fetch(scope, memory_id, "forget")
             self._erase(scope, [memory.id])
             self._record(scope, memory.id, memory.status, "deleted", reason, actor, self.clock())
+            if self._depth > 1:  # inside a caller's transaction: scrub once it commits
+                self._after_sync.append(lambda: self._scrub(scope))
+                return
         self._scrub(scope)
 
     def forget_all(self, scope: str) -> int:
