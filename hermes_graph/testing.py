@@ -200,6 +200,7 @@ def _scoped_calls(store: MemoryStore, memory_id: int) -> dict[str, Callable[[Any
         "transition": lambda s: store.transition(s, memory_id, "confirmed", reason="r"),
         "update": lambda s: store.update(s, memory_id, reason="r", importance=6),
         "confirm": lambda s: store.confirm(s, memory_id, session="s"),
+        "reset_confirmations": lambda s: store.reset_confirmations(s, memory_id, reason="r"),
         "mark_used": lambda s: store.mark_used(s, [memory_id]),
         "forget": lambda s: store.forget(s, memory_id),
         "forget_all": lambda s: store.forget_all(s),
@@ -215,8 +216,8 @@ def _scoped_calls(store: MemoryStore, memory_id: int) -> dict[str, Callable[[Any
 
 SCOPED_CALLS: tuple[str, ...] = (
     "add", "add_many", "get", "list", "find_exact", "search", "transition", "update", "confirm",
-    "mark_used", "forget", "forget_all", "purge_scope", "transitions", "history", "reembed",
-    "export", "import_", "stats")
+    "reset_confirmations", "mark_used", "forget", "forget_all", "purge_scope", "transitions",
+    "history", "reembed", "export", "import_", "stats")
 """Every store method that takes a scope; each is exercised by :func:`check_scope_required`."""
 
 
@@ -414,6 +415,7 @@ def check_update_and_history(make_store: StoreFactory) -> None:
 
 
 def check_confirm_and_mark_used(make_store: StoreFactory) -> None:
+    """Confirmations count sessions; reset starts again; use is counted."""
     with make_store() as store:
         m = store.add("u", "I prefer aisle seats", session="s1", at=T0)
         c = store.confirm("u", m.id, session="s2", emotional=True, at=T1)
@@ -426,6 +428,16 @@ def check_confirm_and_mark_used(make_store: StoreFactory) -> None:
         _expect((used.use_count, used.last_used_at) == (1, T2), f"mark_used result {used}")
         _rejects(store, ["u"], InvalidInputError, "confirm(session='')",
                  store.confirm, "u", m.id, session="")
+        r = store.reset_confirmations("u", m.id, reason="contradicted", at=T2)
+        _expect((r.confirm_count, r.confirmations, r.updated_at, r.use_count) == (0, (), T2, 1),
+                f"reset_confirmations result {r}")
+        log = store.transitions("u", m.id)[-1]
+        _expect(log["from_status"] == log["to_status"] == m.status and
+                "contradicted" in log["reason"], f"reset_confirmations log {log}")
+        _rejects(store, ["u"], InvalidInputError, "reset_confirmations(reason='')",
+                 store.reset_confirmations, "u", m.id, reason=" ")
+        _rejects(store, ["u"], MemoryNotFoundError, "reset_confirmations of a missing id",
+                 store.reset_confirmations, "u", 10**9, reason="x")
         _rejects(store, ["u"], InvalidInputError, "mark_used(at='now')",
                  store.mark_used, "u", [m.id], at="now")
 

@@ -23,11 +23,14 @@ from hermes_graph.types import (
     Candidate,
     GateDecision,
     Memory,
+    Status,
     candidate_from_dict,
     candidate_to_dict,
 )
 
 NEIGHBOURS = 5
+PARKED_OR_LIVE: tuple[Status, ...] = (*LIVE_STATUSES, "pending_override")
+"""A repeated override confirms the parked one instead of parking another."""
 
 
 def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neighbourhood:
@@ -37,7 +40,7 @@ def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neigh
     live = store.list(scope, statuses=LIVE_STATUSES)
     slots = set(slots_named(candidate.content)) if candidate.forget else {candidate.slot}
     return Neighbourhood(
-        exact=store.find_exact(scope, candidate.content),
+        exact=store.find_exact(scope, candidate.content, statuses=PARKED_OR_LIVE),
         similar=store.search(scope, candidate.content, k=NEIGHBOURS),
         slot_holders=[m for m in live if m.slot is not None and m.slot in slots],
         same_subject=[m for m in live if m.subject == candidate.subject != "user"],

@@ -110,7 +110,9 @@ def maintain(store: MemoryStore, scope: str, *, now: datetime, config: MemoryCon
     frozen_now = store.list(scope, statuses=("frozen",))
     for memory_id in frozen.weathered(frozen_now, now, config):
         store.transition(scope, memory_id, "confirmed", reason="frozen:weathered", actor=ACTOR,
-                         at=now)
+                         at=now)  # and it must earn its freeze again:
+        store.reset_confirmations(scope, memory_id, reason="frozen:weathered", actor=ACTOR,
+                                  at=now)
     for pending in store.list(scope, statuses=("pending_override",)):
         if frozen.pending_confirmed(pending, config):
             if pending.override_of is not None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from hermes_graph.config import MemoryConfig
 from hermes_graph.policy.frozen import override_action
 from hermes_graph.policy.normalize import query_terms
-from hermes_graph.policy.slots import GENERIC_SLOT_TERMS, slots_named
+from hermes_graph.policy.slots import GENERIC_SLOT_TERMS, closed_value, slots_named
 from hermes_graph.types import Candidate, GateDecision, Memory, ScoredMemory
 
 _FUNCTION_CHARS = re.compile(r"[我你他她它的了是有个叫在家就吗吧呢啊哈这那也都还又很和与]")
@@ -47,7 +47,16 @@ def slot_value_terms(text: str) -> set[str]:
     no Chinese bigram that straddles it ("总预")."""
     terms = distinctive_terms(text) - GENERIC_SLOT_TERMS
     generic_chars = {c for g in GENERIC_SLOT_TERMS if g in text and not g.isascii() for c in g}
+    generic_chars |= {"用"}  # 用中文 / 用英文: the verb is never the value
     return {t for t in terms if t.isascii() or not generic_chars & set(t)}
+
+
+def same_slot_value(slot: str | None, text: str, other: str) -> bool:
+    """Two statements of one slot name the same value ("我在杭州工作" / "我是在杭州上班的")."""
+    mine = closed_value(slot, text)
+    if mine is not None or closed_value(slot, other) is not None:
+        return mine == closed_value(slot, other)
+    return bool(slot_value_terms(text) & slot_value_terms(other))
 
 
 def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
@@ -110,7 +119,7 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
                 return make("confirm", "dup:same_subject_entity", [other.id])
     holders = [m for m in near.slot_holders if m.subject == candidate.subject]
     same_value = [] if candidate.change_signal else [
-        m for m in holders if slot_value_terms(candidate.content) & slot_value_terms(m.content)]
+        m for m in holders if same_slot_value(candidate.slot, candidate.content, m.content)]
     if same_value:  # "我是在杭州上班的" again: the same value of the slot is a confirmation
         existing = same_value[0]
         if session in existing.confirmed_sessions:

@@ -71,7 +71,7 @@ RULE = _rx(
     r"\bplease (don'?t|do not|always|never)\b", r"\bdon'?t use\b", r"\bfrom now on\b",
     r"\b(reply|answer|respond|write) (to me )?in (english|chinese|french|spanish|german)\b",
     r"\bin anything you write\b", r"\bkeep (it|answers|replies) (short|brief)\b",
-    r"(回答|回复)我", r"尽量(简短|简洁|详细|口语)", r"(最多|不超过)\S{0,3}(条|点|句|字)", r"列(要)?点", r"(叫|称呼)我",
+    r"(回答|回复)我", r"(回答|回复)\S{0,2}(简短|简洁|详细|短点|长点)", r"尽量(简短|简洁|详细|口语)", r"(最多|不超过)\S{0,3}(条|点|句|字)", r"列(要)?点", r"(叫|称呼)我",
     r"\bwhenever you\b", r"\bsign (me|it|them) as\b", r"\b(call|address) me\b",
     r"\bwhen you (write|answer|reply|draft|explain)\b",
     r"\bkeep (your |the |my )?(answers|replies|responses|it)\b", r"[,，]\s*(always|please)[.!]?$",

@@ -40,11 +40,40 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
 }
 
 
+CLOSED_SLOT_VALUES: Mapping[str, Mapping[str, re.Pattern[str]]] = {
+    "verbosity": {
+        "short": re.compile(r"简短|简洁|短点|精简|\b(concise|brief|short|terse)\b", re.IGNORECASE),
+        "long": re.compile(r"详细|说细|细一点|展开|\b(detailed|in (more )?detail|every detail|long|"
+                           r"thorough)\b", re.IGNORECASE),
+    },
+    "language": {
+        "zh": re.compile(r"中文|汉语|简体|繁体|\bchinese\b", re.IGNORECASE),
+        "en": re.compile(r"英文|英语|\benglish\b", re.IGNORECASE),
+        "ja": re.compile(r"日语|日文|\bjapanese\b", re.IGNORECASE),
+        "fr": re.compile(r"法语|\bfrench\b", re.IGNORECASE),
+        "de": re.compile(r"德语|\bgerman\b", re.IGNORECASE),
+        "es": re.compile(r"西班牙语|\bspanish\b", re.IGNORECASE),
+    },
+}
+"""Slots whose values form a closed set: the value is which alternative is named."""
+
+
+def closed_value(slot: str | None, text: str) -> str | None:
+    """The named alternative of a closed-valued slot; the last one named wins
+    ("不用英文，用中文" names Chinese last)."""
+    values = CLOSED_SLOT_VALUES.get(slot or "")
+    if not values:
+        return None
+    found = [(m.start(), name) for name, p in values.items() for m in p.finditer(text)]
+    return max(found)[1] if found else None
+
+
 GENERIC_SLOT_TERMS = frozenset({
+    "以后", "今后", "之后", "回答", "回复", "使用",
     "工作", "上班", "公司", "住在", "我家", "家在", "手机", "预算", "现在", "数据", "据库",
     "数据库",
     "live", "lives", "living", "work", "works", "company", "phone", "budget", "now", "database",
-    "moved", "based", "job", "employer", "use", "using",
+    "moved", "based", "job", "employer", "use", "using", "reply", "answer", "always", "please",
 })
 """Words that name a slot rather than its value: sharing them is not sharing a value."""
 

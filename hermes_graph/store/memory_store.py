@@ -388,6 +388,7 @@ class MemoryStore:
                             actor: str = "api", at: datetime | None = None) -> Memory:
         """A contradicting signal: the confirmation count starts again (frozen gate)."""
         scope = self._scope(scope, "reset_confirmations")
+        reason = rec.check_text(reason, "reason") or ""
         when = self._now(at)
         with self.transaction():
             memory = self._fetch(scope, memory_id, "reset_confirmations")

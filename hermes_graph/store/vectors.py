@@ -15,7 +15,7 @@ import math
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import faiss
 import numpy as np
@@ -156,7 +156,8 @@ class ScopeIndex:
                 vectors = faiss.rev_swig_ptr(flat.get_xb(), flat.ntotal * self.dim)
                 vectors = np.asarray(vectors, dtype=np.float32).reshape(-1, self.dim).copy()
             else:
-                self.index.make_direct_map()
+                # row ids are not 0..n-1, so reconstruct() needs a hashtable direct map
+                self.index.set_direct_map_type(cast(Any, faiss).DirectMap.Hashtable)
                 ids, vectors = self._all_vectors()
             self.index = build_ivf(ids, vectors, self.dim)
             self.trained_size = len(ids)
