@@ -97,6 +97,10 @@ class MemoryConfig:
     profile_min_importance: int = 6
     """Profile route: identity/constraint/rule/preference memories at least this important."""
     profile_cap: int = 40
+    core_min_importance: int = 7
+    """Identity/constraint memories at least this important join the core tier."""
+    topic_route_weight: float = 0.8
+    """The session-topic route's similarity counts this much of the query's."""
 
     # --- injection budget (seed 001 §4.3, seed 000 §3.5) ---------------------
     core_tier_tokens: int = 400

@@ -19,12 +19,13 @@ from langgraph.checkpoint.memory import InMemorySaver
 from hermes_graph.clock import FakeClock
 from hermes_graph.config import MemoryConfig
 from hermes_graph.eval.scenarios import Session
-from hermes_graph.extract.base import Extractor, Turn
+from hermes_graph.extract.base import MESSAGE_REF_KEY, Extractor, Turn
 from hermes_graph.extract.rules import RuleExtractor
 from hermes_graph.graph import create_memory_graph
 from hermes_graph.nodes.inject import build_block
 from hermes_graph.nodes.recall import recall_memories
 from hermes_graph.policy.budget import TokenCounter, approx_tokens
+from hermes_graph.policy.recall import current_instruction
 from hermes_graph.state import DecisionItem, MemoryContext
 from hermes_graph.store import MemoryStore
 from hermes_graph.writer import end_session
@@ -82,7 +83,9 @@ class Replayer:
             following = turns[n + 1] if n + 1 < len(turns) else None
             reply = following.content if following and following.role == "assistant" else ""
             self.clock.set(turn.at)
-            message = HumanMessage(content=turn.content, name=turn.speaker)
+            message = HumanMessage(content=turn.content, name=turn.speaker,
+                                   additional_kwargs={MESSAGE_REF_KEY: turn.ref} if turn.ref
+                                   else {})
             update: dict[str, Any] = {"messages": [message], "recorded_reply": reply}
             state = self.graph.invoke(update, thread,  # type: ignore[call-overload]
                                       context=context)
@@ -110,7 +113,8 @@ class Replayer:
         """Recall + inject for a new message in a new session (nothing is written)."""
         started = time.perf_counter()
         recalled = recall_memories(self.store, scope, query, now=at, config=self.config)
-        block = build_block(recalled, self.config, count=self.count)
+        block = build_block(recalled, self.config, count=self.count,
+                            current_instruction=current_instruction(query) is not None)
         elapsed = (time.perf_counter() - started) * 1000
         return ProbeResult(text=block.text, tokens=block.tokens, ms=elapsed,
                            recalled=[dict(r) for r in recalled])

@@ -36,6 +36,8 @@ class RecalledItem(TypedDict):
     breakdown: dict[str, float]
     routes: list[str]
     tier: str
+    core_order: list[int]
+    """Query-independent rank inside the core tier (frozen, rules, importance)."""
 
 
 class CandidateItem(TypedDict, total=False):
@@ -74,6 +76,8 @@ def merge_timings(left: dict[str, float] | None, right: dict[str, float] | None)
 class MemoryState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     recalled: list[RecalledItem]
+    current_instruction: bool
+    """The latest message sets a value or rule for this turn (it outranks memory)."""
     memory_block: str
     memory_tokens: int
     budget_dropped: list[int]

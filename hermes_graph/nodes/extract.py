@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 from langgraph.runtime import Runtime
 
 from hermes_graph.errors import ExtractionError
-from hermes_graph.extract.base import Extractor, Role, Turn
+from hermes_graph.extract.base import MESSAGE_REF_KEY, Extractor, Role, Turn
 from hermes_graph.nodes._common import context_of, now_of
 from hermes_graph.state import MemoryContext, MemoryState
 from hermes_graph.store import MemoryStore
@@ -31,8 +31,10 @@ def turns_from_messages(messages: Sequence[AnyMessage], *, session: str,
     for index, message in enumerate(messages):
         if isinstance(message, HumanMessage | AIMessage) and isinstance(message.content, str):
             role: Role = "user" if isinstance(message, HumanMessage) else "assistant"
+            ref = message.additional_kwargs.get(MESSAGE_REF_KEY)
             turns.append(Turn(role=role, content=message.content, session=session,
-                              index=index, at=now, speaker=message.name))
+                              index=index, at=now, speaker=message.name,
+                              ref=ref if isinstance(ref, str) and ref else None))
     return turns
 
 

@@ -7,6 +7,7 @@ the conversation history.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -17,6 +18,8 @@ from langchain_core.messages import AnyMessage, SystemMessage
 from hermes_graph.config import MemoryConfig
 from hermes_graph.policy.budget import BlockItem, RenderedBlock, TokenCounter, render_block
 from hermes_graph.state import MemoryState, RecalledItem
+
+log = logging.getLogger(__name__)
 
 
 def _section(item: RecalledItem) -> str:
@@ -31,11 +34,20 @@ def _text(item: RecalledItem) -> str:
     return item["content"]
 
 
+def _pack_score(item: RecalledItem) -> float:
+    """Core items pack by their query-independent rank; the others by fused score."""
+    if item["tier"] == "core":
+        return -float(sum(v * 1000 ** (3 - n) for n, v in enumerate(item["core_order"][:3])))
+    return item["score"]
+
+
 def build_block(recalled: Sequence[RecalledItem], config: MemoryConfig, *,
-                count: TokenCounter, core_text: str | None = None) -> RenderedBlock:
+                count: TokenCounter, core_text: str | None = None,
+                current_instruction: bool = False) -> RenderedBlock:
     items = [BlockItem(id=i["id"], text=_text(i), section=_section(i), tier=i["tier"],
-                       score=i["score"]) for i in recalled]
-    return render_block(items, config, count=count, core_text=core_text)
+                       score=_pack_score(i)) for i in recalled]
+    return render_block(items, config, count=count, core_text=core_text,
+                        current_instruction=current_instruction)
 
 
 def with_memory(messages: Sequence[AnyMessage], block: str) -> list[AnyMessage]:
@@ -52,7 +64,11 @@ def make_inject_node(config: MemoryConfig, count: TokenCounter) -> Callable[...,
     def inject(state: MemoryState) -> dict[str, Any]:
         started = time.perf_counter()
         block = build_block(state.get("recalled", []), config, count=count,
-                            core_text=state.get("core_block"))
+                            core_text=state.get("core_block"),
+                            current_instruction=bool(state.get("current_instruction")))
+        if block.dropped:
+            log.info("memory block: %d memories dropped for budget: %s", len(block.dropped),
+                     list(block.dropped))
         return {
             "memory_block": block.text,
             "memory_tokens": block.tokens,

@@ -1,84 +1,171 @@
-"""recall: find what the scope remembers that bears on the latest user message."""
+"""recall: find what the scope remembers that bears on the latest user message.
+
+Routes, merged and de-duplicated (seed 004 §4.1): the query (FAISS vector +
+FTS5 keyword route of the store), the current session's topic (its earlier
+user messages), the profile (frozen and important identity / constraint /
+rule / preference memories, always considered) and the cold archive (the long
+tail). Each memory gets the fused score with its breakdown (policy.scoring).
+"""
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from langchain_core.messages import HumanMessage
+import numpy as np
+from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.runtime import Runtime
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.nodes._common import context_of, now_of
 from hermes_graph.policy import signals
+from hermes_graph.policy.recall import CurrentInstruction, core_rank, current_instruction, tier_of
 from hermes_graph.policy.scoring import fused_score
 from hermes_graph.state import MemoryContext, MemoryState, RecalledItem
 from hermes_graph.store import MemoryStore
-from hermes_graph.types import Memory
+from hermes_graph.types import LIVE_STATUSES, Memory
+
+log = logging.getLogger(__name__)
 
 PROFILE_CATEGORIES = ("identity", "constraint", "rule", "preference")
-CORE_CATEGORIES = ("identity", "constraint", "rule")
+TOPIC_TURNS = 3
+"""Earlier user messages of the session that make up its topic."""
+
+
+def _text(message: AnyMessage) -> str:
+    return message.content if isinstance(message.content, str) else str(message.content)
 
 
 def latest_user_text(state: MemoryState) -> str | None:
     for message in reversed(state.get("messages", [])):
         if isinstance(message, HumanMessage):
-            return message.text if hasattr(message, "text") else str(message.content)
+            return _text(message)
     return None
 
 
-def _item(memory: Memory, score: float, breakdown: dict[str, float], routes: list[str],
-          tier: str) -> RecalledItem:
-    return RecalledItem(id=memory.id, content=memory.content, kind=memory.kind,
-                        category=memory.category, created_at=memory.created_at.isoformat(),
-                        score=round(score, 4), breakdown={k: round(v, 4) for k, v in
-                                                          breakdown.items()},
-                        routes=routes, tier=tier)
+def session_topic(messages: Sequence[AnyMessage]) -> str | None:
+    """The session's earlier user messages (not the latest), as one topic query."""
+    users = [_text(m) for m in messages if isinstance(m, HumanMessage)][:-1]
+    topic = " ".join(users[-TOPIC_TURNS:]).strip()
+    return topic or None
 
 
 def should_skip(query: str, config: MemoryConfig) -> bool:
-    """Greetings and thanks cannot use memory (seed 004: skip recall when it cannot help)."""
+    """Greetings and thanks cannot use retrieval (seed 004 §5.3); the core tier stays."""
     return config.skip_recall_for_smalltalk and signals.matches(signals.SMALLTALK, query.strip())
 
 
+class _Candidates:
+    """Memories found by the routes, with their best similarity and route names."""
+
+    def __init__(self) -> None:
+        self.memories: dict[int, Memory] = {}
+        self.similarity: dict[int, float] = {}
+        self.keyword: set[int] = set()
+        self.routes: dict[int, list[str]] = {}
+
+    def add(self, memory: Memory, route: str, similarity: float | None = None,
+            keyword: bool = False) -> None:
+        self.memories.setdefault(memory.id, memory)
+        if similarity is not None:
+            self.similarity[memory.id] = max(similarity, self.similarity.get(memory.id, -1.0))
+        if keyword:
+            self.keyword.add(memory.id)
+        routes = self.routes.setdefault(memory.id, [])
+        if route not in routes:
+            routes.append(route)
+
+
+def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
+            skip: bool, config: MemoryConfig) -> _Candidates:
+    found = _Candidates()
+    profile = store.list(scope, statuses=(*LIVE_STATUSES,), categories=PROFILE_CATEGORIES,
+                         min_importance=config.profile_min_importance,
+                         most_important_first=True, limit=config.profile_cap)
+    profile += store.list(scope, statuses=("frozen",))
+    for memory in profile:
+        found.add(memory, "profile")
+    if skip:
+        return found
+    vector = store.embed_query(query)
+    k = config.recall_k * 2
+    for hit in store.search(scope, query, k=k, query_vector=vector):
+        for route in hit.routes:
+            found.add(hit.memory, route, hit.vector_score, keyword=route == "keyword")
+    for hit in store.search(scope, query, k=config.long_tail_top_n, statuses=("archived",),
+                            query_vector=vector):
+        found.add(hit.memory, "archive", hit.vector_score, keyword=hit.keyword_score > 0)
+    if topic:
+        for hit in store.search(scope, topic, k=config.recall_k):
+            found.add(hit.memory, "topic", hit.vector_score * config.topic_route_weight)
+    missing = [i for i in found.memories if i not in found.similarity]
+    for memory_id, stored in store.vectors(scope, missing).items():
+        found.similarity[memory_id] = float(np.dot(stored, vector))  # profile route: exact cosine
+    return found
+
+
 def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime,
-                    config: MemoryConfig) -> list[RecalledItem]:
-    """Merge the search route (vector + keyword) with the profile route, scored."""
-    if should_skip(query, config):
-        return []
-    found: dict[int, RecalledItem] = {}
-    for hit in store.search(scope, query, k=config.recall_k * 2):
-        keyword_hit = hit.keyword_score > 0
-        if hit.vector_score < config.similarity_floor and not keyword_hit:
+                    config: MemoryConfig, topic: str | None = None,
+                    touch: bool = True) -> list[RecalledItem]:
+    """All routes merged, scored with a breakdown, floored, tiered; best first.
+
+    ``touch`` records the recall (use_count, last_used_at) on what is returned.
+    """
+    skip = should_skip(query, config)
+    found = _gather(store, scope, query, topic, skip=skip, config=config)
+    instruction = current_instruction(query)
+    scored: list[tuple[float, Memory, dict[str, float]]] = []
+    for memory_id, memory in found.memories.items():
+        similarity = found.similarity.get(memory_id, 0.0)
+        keyword_hit = memory_id in found.keyword
+        routes = found.routes[memory_id]
+        considered = "profile" in routes or keyword_hit or similarity >= config.similarity_floor
+        if not considered:
             continue
-        memory = hit.memory
         context = 1.0 if keyword_hit or memory.kind == "procedural" else 0.0
-        score, parts = fused_score(memory, similarity=hit.vector_score,
-                                   context_match=context, now=now, config=config)
-        if score < config.inject_floor:
-            continue
-        found[memory.id] = _item(memory, score, parts, list(hit.routes), "hot")
-    profile = [m for m in store.list(scope, statuses=("frozen", "confirmed", "candidate"),
-                                     categories=PROFILE_CATEGORIES)
-               if m.subject == "user" or m.subject.startswith("user.")]
-    profile = [m for m in profile if m.status == "frozen"
-               or m.importance >= config.profile_min_importance]
-    profile.sort(key=lambda m: (-m.importance, -m.id))
-    for memory in profile[: config.profile_cap]:
-        core = memory.status == "frozen" or memory.category in CORE_CATEGORIES
-        previous = found.get(memory.id)
-        if previous is not None:
-            routes = [*previous["routes"], "profile"]
-            found[memory.id] = {**previous, "routes": routes,
-                                "tier": "core" if core else previous["tier"]}
-            continue
-        context = 1.0 if memory.kind == "procedural" else 0.0
-        score, parts = fused_score(memory, similarity=0.0, context_match=context, now=now,
+        score, parts = fused_score(memory, similarity=similarity, context_match=context, now=now,
                                    config=config)
-        found[memory.id] = _item(memory, score, parts, ["profile"], "core" if core else "hot")
-    return sorted(found.values(), key=lambda i: (-i["score"], i["id"]))
+        score, parts = _current_first(memory, score, parts, instruction, config)
+        scored.append((score, memory, parts))
+    scored.sort(key=lambda s: (-s[0], s[1].id))
+    items: list[RecalledItem] = []
+    rank = 0
+    for score, memory, parts in scored:
+        archived = memory.status == "archived"
+        tier = tier_of(memory, rank, archived=archived,
+                       in_profile="profile" in found.routes[memory.id], config=config)
+        if tier != "core" and score < config.inject_floor:
+            continue
+        if tier == "hot":
+            rank += 1
+        items.append(_item(memory, score, parts, found.routes[memory.id], tier,
+                           core_rank(memory)))
+    if touch and items:
+        store.mark_used(scope, [i["id"] for i in items], at=now)
+    return items
+
+
+def _current_first(memory: Memory, score: float, parts: dict[str, float],
+                   instruction: CurrentInstruction | None,
+                   config: MemoryConfig) -> tuple[float, dict[str, float]]:
+    """Down-weight older memories on the topic the current message just set."""
+    if instruction is None or not instruction.covers(memory):
+        return score, parts
+    factor = config.current_instruction_factor
+    return score * factor, {**{k: v * factor for k, v in parts.items()},
+                            "current_instruction_factor": factor}
+
+
+def _item(memory: Memory, score: float, breakdown: dict[str, float], routes: list[str],
+          tier: str, order: tuple[int, ...]) -> RecalledItem:
+    return RecalledItem(id=memory.id, content=memory.content, kind=memory.kind,
+                        category=memory.category, created_at=memory.created_at.isoformat(),
+                        score=round(score, 4),
+                        breakdown={k: round(v, 4) for k, v in breakdown.items()},
+                        routes=list(routes), tier=tier, core_order=list(order))
 
 
 def make_recall_node(store: MemoryStore, config: MemoryConfig) -> Callable[..., dict[str, Any]]:
@@ -86,8 +173,10 @@ def make_recall_node(store: MemoryStore, config: MemoryConfig) -> Callable[..., 
         context = context_of(runtime, "recall")
         started = time.perf_counter()
         query = latest_user_text(state)
-        items = [] if not query else recall_memories(
-            store, context.scope, query, now=now_of(context, store), config=config)
+        items = [] if not query or not query.strip() else recall_memories(
+            store, context.scope, query, now=now_of(context, store), config=config,
+            topic=session_topic(state.get("messages", [])))
         return {"recalled": items,
+                "current_instruction": bool(query and current_instruction(query)),
                 "timings": {"recall_ms": (time.perf_counter() - started) * 1000}}
     return recall

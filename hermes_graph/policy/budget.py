@@ -24,6 +24,9 @@ MEMORY_BLOCK_HEADER = (
     "instruction from the current message; if the current message says otherwise, the "
     "current message takes precedence."
 )
+CURRENT_INSTRUCTION_NOTE = (
+    "The current message sets something for this turn: where it differs from what is "
+    "remembered below, follow the current message.")
 SECTION_TITLES = {"rules": "How to answer", "facts": "Facts and preferences",
                   "events": "Past events"}
 
@@ -86,8 +89,8 @@ def render_sections(items: Sequence[BlockItem], *, more: bool = False) -> str:
 
 
 def render_block(items: Sequence[BlockItem], config: MemoryConfig, *,
-                 count: TokenCounter = approx_tokens,
-                 core_text: str | None = None) -> RenderedBlock:
+                 count: TokenCounter = approx_tokens, core_text: str | None = None,
+                 current_instruction: bool = False) -> RenderedBlock:
     """Pack each tier within its budget and render one delimited block.
 
     ``core_text`` reuses the core tier rendered earlier in the session.
@@ -100,14 +103,15 @@ def render_block(items: Sequence[BlockItem], config: MemoryConfig, *,
         kept[tier], lost = pack_tier([i for i in items if i.tier == tier], budget, count)
         dropped.extend(lost)
     core = core_text if core_text is not None else render_sections(
-        sorted(kept["core"], key=lambda i: i.id))
+        sorted(kept["core"], key=lambda i: (-i.score, i.id)))
     core_ids = set(map(int, re.findall(r"\[m(\d+)\]", core)))
     rest = [i for i in kept["hot"] + kept["long_tail"] if i.id not in core_ids]
     body = "\n".join(part for part in (core, render_sections(rest, more=bool(core))) if part)
     if not body:
         return RenderedBlock(text="", tokens=0, included=(), dropped=tuple(i.id for i in dropped),
                              core_text=core)
-    text = f"<memory>\n{MEMORY_BLOCK_HEADER}\n{body}\n</memory>"
+    note = f"{CURRENT_INSTRUCTION_NOTE}\n" if current_instruction else ""
+    text = f"<memory>\n{MEMORY_BLOCK_HEADER}\n{note}{body}\n</memory>"
     return RenderedBlock(text=text, tokens=count(text),
                          included=tuple(sorted(core_ids | {i.id for i in rest})),
                          dropped=tuple(i.id for i in dropped), core_text=core)
