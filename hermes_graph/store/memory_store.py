@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import builtins
 import json
-import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -17,8 +16,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import sqlite_utils
 from langchain_core.embeddings import Embeddings
+from numpy.typing import NDArray
 
 from hermes_graph.clock import Clock, require_aware, system_clock, to_db
 from hermes_graph.config import MemoryConfig
@@ -32,33 +33,14 @@ from hermes_graph.errors import (
 from hermes_graph.policy.normalize import index_terms, normalize_key
 from hermes_graph.store import portable
 from hermes_graph.store import records as rec
+from hermes_graph.store.connection import open_database
 from hermes_graph.store.index_cache import IndexCache, scope_file_key
 from hermes_graph.store.lifecycle import INITIAL_STATUSES, check_status, check_transition
-from hermes_graph.store.migrations import migrate
 from hermes_graph.store.search import keyword_hits, score_hits
 from hermes_graph.types import LIVE_STATUSES, Memory, ScoredMemory, Status
 
 _NEW_FIELDS = ("kind", "category", "subject", "qualifiers", "importance", "confidence",
                "source", "status", "slot", "source_ref", "session", "at", "reason", "actor")
-
-
-def _open(path: str, config: MemoryConfig, *, now: str) -> sqlite3.Connection:
-    """Connect, set the pragmas and migrate; the connection is closed if that fails."""
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
-                           timeout=config.busy_timeout_ms / 1000)
-    try:
-        conn.row_factory = sqlite3.Row
-        for pragma in ("journal_mode = WAL", f"busy_timeout = {config.busy_timeout_ms}",
-                       "secure_delete = ON", "synchronous = NORMAL"):
-            conn.execute(f"PRAGMA {pragma}")
-        migrate(conn, now=now)
-    except BaseException as exc:
-        conn.close()
-        if type(exc) is sqlite3.DatabaseError:  # e.g. "file is not a database"
-            raise InvalidInputError(f"store path {path!r} is not a SQLite database: {exc}"
-                                    ) from None
-        raise
-    return conn
 
 
 class MemoryStore:
@@ -81,7 +63,7 @@ class MemoryStore:
         self.embeddings = embeddings
         self.embedder_id = embedder_identity(embeddings)
         self._dim: int | None = getattr(embeddings, "dim", None)
-        self._conn = _open(str(path), self.config, now=to_db(self.clock()))
+        self._conn = open_database(str(path), self.config, now=to_db(self.clock()))
         self.db = sqlite_utils.Database(self._conn)
         index_dir = None if in_memory else self.path.with_name(self.path.name + ".faiss")
         self._indexes = IndexCache(self._conn, index_dir, self.config)
@@ -469,17 +451,22 @@ class MemoryStore:
 
     def list(self, scope: str, *, statuses: Sequence[Status] | None = None,
              kinds: Sequence[str] | None = None, categories: Sequence[str] | None = None,
-             limit: int | None = None) -> builtins.list[Memory]:
-        """Memories of a scope, oldest first, optionally filtered."""
+             limit: int | None = None, min_importance: int | None = None,
+             most_important_first: bool = False) -> builtins.list[Memory]:
+        """Memories of a scope, oldest first (or most important, newest first), filtered."""
         scope = self._scope(scope, "list")
         where, params = ["scope = ?"], [scope]
+        if min_importance is not None:
+            where.append("importance >= ?")
+            params.append(rec.check_importance(min_importance))  # type: ignore[arg-type]
         for column, values in (("status", rec.check_statuses(statuses) if statuses else None),
                                ("kind", rec.check_kinds(kinds)),
                                ("category", rec.check_categories(categories))):
             if values:
                 where.append(f"{column} IN ({','.join('?' * len(values))})")
                 params.extend(values)
-        sql = f"SELECT {rec.COLUMNS} FROM memories WHERE {' AND '.join(where)} ORDER BY id"
+        order = "importance DESC, id DESC" if most_important_first else "id"
+        sql = f"SELECT {rec.COLUMNS} FROM memories WHERE {' AND '.join(where)} ORDER BY {order}"
         if limit is not None:
             sql += f" LIMIT {rec.check_limit(limit)}"
         with self._lock:
@@ -497,8 +484,27 @@ class MemoryStore:
                 [scope, normalize_key(content), *statuses]).fetchall()
         return [rec.row_to_memory(r) for r in rows]
 
+    def embed_query(self, query: str) -> NDArray[np.float32]:
+        """The normalised query vector (pass it to ``search`` to embed only once)."""
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInputError(f"embed_query: query must be a non-empty string, got {query!r}")
+        return embed_query(self.embeddings, query)
+
+    def vectors(self, scope: str, ids: Sequence[int]) -> dict[int, NDArray[np.float32]]:
+        """Stored embeddings of some memories of a scope (for exact re-scoring)."""
+        scope = self._scope(scope, "vectors")
+        if not ids:
+            return {}
+        with self._lock:
+            rows = self._conn.execute(
+                f"SELECT id, embedding FROM memories WHERE scope = ? AND id IN "
+                f"({','.join('?' * len(ids))}) AND embedding IS NOT NULL",
+                [scope, *[int(i) for i in ids]]).fetchall()
+        return {int(r[0]): np.frombuffer(r[1], dtype=np.float32) for r in rows}
+
     def search(self, scope: str, query: str, *, k: int = 8, kinds: Sequence[str] | None = None,
-               statuses: Sequence[Status] = LIVE_STATUSES) -> builtins.list[ScoredMemory]:
+               statuses: Sequence[Status] = LIVE_STATUSES,
+               query_vector: NDArray[np.float32] | None = None) -> builtins.list[ScoredMemory]:
         """Hybrid search in one scope: FAISS vector route + FTS5 keyword route, fused."""
         scope = self._scope(scope, "search")
         if not isinstance(query, str) or not query.strip():
@@ -506,7 +512,7 @@ class MemoryStore:
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise InvalidInputError(f"search: k must be a positive integer, got {k!r}")
         statuses, kind_filter = rec.check_statuses(statuses), rec.check_kinds(kinds)
-        vector = embed_query(self.embeddings, query)
+        vector = embed_query(self.embeddings, query) if query_vector is None else query_vector
         pool = k * self.config.candidate_multiplier
         with self._lock:
             self._check_embedder(scope, claim=False)
@@ -601,3 +607,4 @@ class MemoryStore:
     def stats(self, scope: str) -> dict[str, Any]:
         """Counts by status, kind and category, plus embedder and index facts."""
         return portable.scope_stats(self, self._scope(scope, "stats"))
+
