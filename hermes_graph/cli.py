@@ -15,6 +15,8 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from tqdm import tqdm
 
+from hermes_graph.bench.cli import add_bench_parser
+from hermes_graph.clock import parse_time
 from hermes_graph.config import MemoryConfig
 from hermes_graph.errors import HermesError
 from hermes_graph.eval.runner import evaluate
@@ -25,6 +27,7 @@ from hermes_graph.eval.scenarios import (
     load_recorded,
     load_scenarios,
 )
+from hermes_graph.explain import explain, format_explanation
 from hermes_graph.replay import Replayer, TurnTrace
 from hermes_graph.store import MemoryStore
 
@@ -141,6 +144,17 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         return 0
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    with _store(args) as store:
+        now = parse_time(args.at, "--at") if args.at else None
+        report = explain(store, args.scope, args.query, now=now)
+    if args.json:
+        _print_json(report)
+    else:
+        print(format_explanation(report))
+    return 0
+
+
 def cmd_forget(args: argparse.Namespace) -> int:
     with _store(args) as store:
         if args.all:
@@ -204,6 +218,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scope", required=True)
     p.set_defaults(func=cmd_inspect)
 
+    p = sub.add_parser("explain", parents=[common], help="why a query recalls what it does",
+                       description="Show what would be recalled and injected for a query: "
+                       "each memory's score breakdown, the route that found it, its tier, and "
+                       "what the token budget dropped. Records no use.")
+    p.add_argument("--scope", required=True)
+    p.add_argument("--at", help="ISO-8601 time to recall at (default: now)")
+    p.add_argument("query")
+    p.set_defaults(func=cmd_explain)
+
     p = sub.add_parser("forget", parents=[common], help="erase memories physically",
                        description="Erase one memory (--id) or a whole scope (--all) from the "
                        "table, keyword index, vectors and history.")
@@ -225,6 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scope", required=True)
     p.add_argument("file")
     p.set_defaults(func=cmd_import)
+
+    add_bench_parser(sub)
     return parser
 
 
