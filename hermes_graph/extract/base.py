@@ -11,6 +11,10 @@ from hermes_graph.types import Candidate, Memory
 
 Role = Literal["user", "assistant"]
 
+MESSAGE_REF_KEY = "ref"
+"""A chat message's ``additional_kwargs[MESSAGE_REF_KEY]`` (an external message id)
+becomes :attr:`Turn.ref` in the graph, and so ``source_ref["refs"]`` of its memories."""
+
 
 @dataclass(frozen=True, kw_only=True)
 class Turn:
