@@ -197,6 +197,7 @@ def _scoped_calls(store: MemoryStore, memory_id: int) -> dict[str, Callable[[Any
         "list": lambda s: store.list(s),
         "find_exact": lambda s: store.find_exact(s, "content here"),
         "search": lambda s: store.search(s, "content"),
+        "vectors": lambda s: store.vectors(s, [memory_id]),
         "transition": lambda s: store.transition(s, memory_id, "confirmed", reason="r"),
         "update": lambda s: store.update(s, memory_id, reason="r", importance=6),
         "confirm": lambda s: store.confirm(s, memory_id, session="s"),
@@ -215,9 +216,9 @@ def _scoped_calls(store: MemoryStore, memory_id: int) -> dict[str, Callable[[Any
 
 
 SCOPED_CALLS: tuple[str, ...] = (
-    "add", "add_many", "get", "list", "find_exact", "search", "transition", "update", "confirm",
-    "reset_confirmations", "mark_used", "forget", "forget_all", "purge_scope", "transitions",
-    "history", "reembed", "export", "import_", "stats")
+    "add", "add_many", "get", "list", "find_exact", "search", "vectors", "transition", "update",
+    "confirm", "reset_confirmations", "mark_used", "forget", "forget_all", "purge_scope",
+    "transitions", "history", "reembed", "export", "import_", "stats")
 """Every store method that takes a scope; each is exercised by :func:`check_scope_required`."""
 
 
@@ -262,6 +263,8 @@ def check_scope_isolation(make_store: StoreFactory) -> None:
                  store.update, "bob", b.id, reason="x", superseded_by=a.id)
         _rejects(store, both, MemoryNotFoundError, "transition link across scopes",
                  store.transition, "bob", b.id, "superseded", reason="x", superseded_by=a.id)
+        _expect(set(store.vectors("alice", [a.id, b.id])) == {a.id} and
+                store.vectors("bob", [a.id]) == {}, "vectors must only return the scope's own")
         with _unchanged(store, ["alice"], "mark_used through another scope"):
             store.mark_used("bob", [a.id], at=T1)
         _expect(store.purge_scope("bob") == 1, "purge_scope('bob') must erase one memory")

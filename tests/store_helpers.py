@@ -33,14 +33,16 @@ def write_then_exit(path: str, scope: str, texts: list[str], *, crash: bool) -> 
     store.close()
 
 
-def concurrent_writer(path: str, name: str, count: int, start: Any) -> None:
+def concurrent_writer(path: str, name: str, count: int, start: Any, new_files: int) -> None:
     """Add ``count`` memories to the scope "shared" and as many to the scope ``name``,
     alternating, each in its own transaction, while another process does the same.
+    First, open ``new_files`` new database files in step with the other process.
 
     Every few adds it checks that the newest memory of the scope (whoever wrote
     it) is found by the vector index, i.e. the index follows the other
     process's writes. Any failure raises, so the exit code is non-zero.
     """
+    open_new_files(str(Path(path).parent), new_files, start)
     start.wait(timeout=60)
     store = open_store(path)  # the file may not exist yet: the processes race to create it
     for i in range(count):
@@ -54,6 +56,14 @@ def concurrent_writer(path: str, name: str, count: int, start: Any) -> None:
                 raise AssertionError(f"{name}: the vector index missed memory {latest.id} "
                                      f"({latest.content!r}); hits {[h.memory.id for h in hits]}")
     store.close()
+
+
+def open_new_files(directory: str, count: int, barrier: Any) -> None:
+    """Open ``count`` new database files, each at the same moment as another process."""
+    for i in range(count):
+        barrier.wait(timeout=20)
+        with open_store(str(Path(directory) / f"new-{i}.db"), dim=8) as store:
+            store.add("u", f"opened {i}")
 
 
 def dump_db(path: Path) -> dict[str, list[tuple[Any, ...]]]:

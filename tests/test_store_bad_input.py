@@ -80,13 +80,14 @@ def test_every_call_needs_a_scope(filled: MemoryStore, db_path: Path, name: str)
     memory_id = filled.list("u")[0].id
     args: dict[str, tuple[Any, ...]] = {
         "add": ("content",), "add_many": ([{"content": "c"}],), "get": (memory_id,),
-        "find_exact": ("c",), "search": ("c",), "transition": (memory_id, "confirmed"),
-        "update": (memory_id,), "confirm": (memory_id,), "mark_used": ([memory_id],),
-        "forget": (memory_id,), "history": (memory_id,), "import_": (['{"content": "c"}'],),
+        "find_exact": ("c",), "search": ("c",), "vectors": ([memory_id],),
+        "transition": (memory_id, "confirmed"), "update": (memory_id,), "confirm": (memory_id,),
+        "reset_confirmations": (memory_id,), "mark_used": ([memory_id],), "forget": (memory_id,),
+        "history": (memory_id,), "import_": (['{"content": "c"}'],),
     }
     kwargs: dict[str, dict[str, Any]] = {
         "transition": {"reason": "r"}, "update": {"reason": "r", "importance": 3},
-        "confirm": {"session": "s"}}
+        "confirm": {"session": "s"}, "reset_confirmations": {"reason": "r"}}
     before = dump_db(db_path)
     for scope in (None, "", "  ", "\t\n", 0, ("u",), "x" * 201):
         with pytest.raises(ScopeError, match="scope"):
@@ -165,7 +166,7 @@ def test_broken_embedder_writes_nothing(tmp_path: Path, embedder: Embeddings) ->
     path = tmp_path / "m.db"
     with MemoryStore(path, embeddings=embedder, clock=FakeClock("2024-01-01T00:00:00Z")) as s:
         before = dump_db(path)
-        with pytest.raises(InvalidInputError, match="NaN|dimension"):
+        with pytest.raises(InvalidInputError, match=r"NaN|dimension"):
             s.add("u", "a memory")
         assert dump_db(path) == before
 

@@ -13,6 +13,7 @@ from tests import store_helpers
 
 SPAWN = multiprocessing.get_context("spawn")
 COUNT = 30
+NEW_FILES = 12
 WRITERS = ("alpha", "beta")
 
 
@@ -22,15 +23,21 @@ def written_by(name: str) -> set[str]:
 
 def test_two_processes_lose_and_duplicate_nothing(db_path: Path,
                                                   open_store: Callable[..., MemoryStore]) -> None:
-    """Each process writes to a shared scope and to its own scope, interleaved."""
+    """Both processes first create the same new files at the same moments (creating and
+    migrating a file races too), then write to a shared scope and to their own scope."""
     start = SPAWN.Barrier(len(WRITERS))
     workers = [SPAWN.Process(target=store_helpers.concurrent_writer,
-                             args=(str(db_path), name, COUNT, start)) for name in WRITERS]
+                             args=(str(db_path), name, COUNT, start, NEW_FILES))
+               for name in WRITERS]
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join(timeout=120)
     assert [w.exitcode for w in workers] == [0, 0]
+    for i in range(NEW_FILES):
+        conn = sqlite3.connect(db_path.with_name(f"new-{i}.db"))
+        assert conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0] == len(WRITERS)
+        conn.close()
 
     conn = sqlite3.connect(db_path)
     rows = conn.execute("SELECT id, scope, content FROM memories").fetchall()

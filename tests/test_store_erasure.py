@@ -68,6 +68,8 @@ def test_erasure_leaves_no_bytes(tmp_path: Path, open_store: Callable[..., Memor
                                  variant: str) -> None:
     db_path = tmp_path / "memory.db"
     store = open_store(db_path)
+    # freed pages are zeroed even where SQLite was not compiled with SECURE_DELETE
+    assert store.db.execute("PRAGMA secure_delete").fetchone()[0] == 1
     store.add_many("secret", [{"content": t} for t in FILLER[:20]])
     store.add_many("other", [{"content": t} for t in FILLER[20:]])
     if variant == "long":  # content spilling onto overflow pages

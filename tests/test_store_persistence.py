@@ -145,7 +145,8 @@ def test_growing_past_the_ann_threshold_keeps_results(open_store: Callable[..., 
     for threshold in (0, 5, 40):
         store = open_store(tmp_path / f"ann-{threshold}.db",
                            config=MemoryConfig(ann_threshold=threshold))
-        for text in texts:
+        assert store.search("u", "nothing yet") == []  # load the empty index: adds then
+        for text in texts:                             # grow it one row at a time
             store.add("u", text)
         for i in (0, 41, 79):
             top = store.search("u", texts[i], k=3)[0]
