@@ -100,7 +100,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         bar.update(1)
 
     report = evaluate(scenarios, embeddings=_embeddings(args.embedder), config=MemoryConfig(),
-                      progress=advance)
+                      progress=advance, history_sessions=args.history)
     bar.close()
     result = report.to_json()
     if args.json:
@@ -211,6 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "recall ms, for the file and per category.")
     p.add_argument("file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--history", type=int, default=0, metavar="N",
+                   help="long-history variant: give every scope N earlier sessions of unrelated "
+                   "history (task talk, chit-chat, harmless durable facts) first")
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("inspect", parents=[common], help="memories of a scope by status",

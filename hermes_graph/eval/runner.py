@@ -17,6 +17,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from hermes_graph.config import MemoryConfig
+from hermes_graph.eval.history import history_sessions
 from hermes_graph.eval.scenarios import Probe, Scenario
 from hermes_graph.extract.base import Extractor
 from hermes_graph.policy.budget import TokenCounter, approx_tokens
@@ -113,16 +114,26 @@ def run_scenario(scenario: Scenario, *, embeddings: Embeddings,
     return outcomes
 
 
+def _with_history(sessions: int) -> Callable[[Replayer, Scenario], None]:
+    def replay_history(replayer: Replayer, scenario: Scenario) -> None:
+        for session in history_sessions(scenario, sessions=sessions):
+            replayer.replay(session)
+    return replay_history
+
+
 def evaluate(scenarios: Sequence[Scenario], *, embeddings: Embeddings,
              config: MemoryConfig | None = None,
              extractor_factory: Callable[[], Extractor] | None = None,
              token_counter: TokenCounter = approx_tokens,
-             progress: Callable[[Scenario], None] | None = None) -> EvalReport:
+             progress: Callable[[Scenario], None] | None = None,
+             history_sessions: int = 0) -> EvalReport:
+    """Run every scenario; ``history_sessions`` > 0 runs the long-history variant."""
     report = EvalReport()
+    history = _with_history(history_sessions) if history_sessions > 0 else None
     for scenario in scenarios:
         report.outcomes.extend(run_scenario(
             scenario, embeddings=embeddings, config=config, extractor_factory=extractor_factory,
-            token_counter=token_counter))
+            token_counter=token_counter, history=history))
         if progress is not None:
             progress(scenario)
     return report
