@@ -47,6 +47,7 @@ from hermes_graph.config import MemoryConfig
 from hermes_graph.errors import HermesError
 from hermes_graph.extract.base import Turn, source_ref
 from hermes_graph.extract.rules import RuleExtractor
+from hermes_graph.nodes.gate import NEW_ROW_ACTIONS
 from hermes_graph.nodes.inject import build_block
 from hermes_graph.nodes.recall import recall_memories
 from hermes_graph.policy.budget import approx_tokens
@@ -129,7 +130,7 @@ class WriteStats:
         self.turns_with_candidates += bool(trace.candidates)
         for decision in trace.decisions:
             self.actions[decision["action"]] += 1
-            if decision["action"] in ("drop", "ignore", "confirm"):
+            if decision["action"] not in NEW_ROW_ACTIONS:
                 self.drop_reasons[decision["reason"].split()[0].split(";")[0]] += 1
 
 

@@ -146,10 +146,13 @@ class RuleExtractor:
 
     @staticmethod
     def _is_ask(clause: str, category: Category) -> bool:
-        """A question or one-off request that merely mentions a signal word."""
-        if category == "rule":
+        """A question or one-off request that merely mentions a signal word
+        ("“一帆风顺”用英文怎么说？" asks; "以后都用英文回答我" rules)."""
+        if not sig.matches(sig.REQUEST, clause):
             return False
-        return sig.matches(sig.REQUEST, clause) and not sig.matches(sig.IDENTITY, clause[:8])
+        if category == "rule":
+            return not sig.matches(sig.STANDING_RULE, clause)
+        return not sig.matches(sig.IDENTITY, clause[:8])
 
     def _candidate(self, group: _Group, ref: dict[str, object], *, change: bool) -> Candidate:
         content = _join(group.clauses)

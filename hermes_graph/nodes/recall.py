@@ -22,7 +22,13 @@ from langgraph.runtime import Runtime
 from hermes_graph.config import MemoryConfig
 from hermes_graph.nodes._common import context_of, now_of
 from hermes_graph.policy import signals
-from hermes_graph.policy.recall import CurrentInstruction, core_rank, current_instruction, tier_of
+from hermes_graph.policy.recall import (
+    CurrentInstruction,
+    core_rank,
+    current_instruction,
+    is_core,
+    tier_of,
+)
 from hermes_graph.policy.scoring import fused_score
 from hermes_graph.state import MemoryContext, MemoryState, RecalledItem
 from hermes_graph.store import MemoryStore
@@ -122,9 +128,9 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
         similarity = found.similarity.get(memory_id, 0.0)
         keyword_hit = memory_id in found.keyword
         routes = found.routes[memory_id]
-        considered = "profile" in routes or keyword_hit or similarity >= config.similarity_floor
-        if not considered:
-            continue
+        core = "profile" in routes and is_core(memory, config)
+        if not (core or keyword_hit or similarity >= config.similarity_floor):
+            continue  # beyond the core, the profile route still needs relevance
         context = 1.0 if keyword_hit or memory.kind == "procedural" else 0.0
         score, parts = fused_score(memory, similarity=similarity, context_match=context, now=now,
                                    config=config)

@@ -77,6 +77,11 @@ RULE = _rx(
     r"\bkeep (your |the |my )?(answers|replies|responses|it)\b", r"[,，]\s*(always|please)[.!]?$",
     r"\b(british|american) (english )?spelling\b",
 )
+STANDING_RULE = _rx(
+    r"以后|今后|之后|每次|一律|永远|始终|记得|别|不要|不许|请", r"\b(always|never|from now on|whenever|"
+    r"every time|please|don'?t|do not)\b",
+)
+"""What makes a rule-like clause a standing rule even when phrased as a request."""
 DECISION = _rx(
     r"(决定|定了|选定|就用|敲定|报名|报了|订了|签了)",
     r"我\S{0,6}(要去|准备去|打算去|计划去|去)\S{0,10}(旅游|旅行|自由行|出差|度假)",
