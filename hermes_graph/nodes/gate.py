@@ -37,14 +37,16 @@ def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neigh
     """Gather what the scope holds near a candidate (the gate itself stays pure)."""
     if candidate.drop_reason is not None:
         return Neighbourhood()
-    live = store.list(scope, statuses=LIVE_STATUSES)
-    slots = set(slots_named(candidate.content)) if candidate.forget else {candidate.slot}
+    slots = slots_named(candidate.content) if candidate.forget else (
+        [candidate.slot] if candidate.slot else [])
+    everything = candidate.forget and "all" in candidate.qualifiers
     return Neighbourhood(
         exact=store.find_exact(scope, candidate.content, statuses=PARKED_OR_LIVE),
         similar=store.search(scope, candidate.content, k=NEIGHBOURS),
-        slot_holders=[m for m in live if m.slot is not None and m.slot in slots],
-        same_subject=[m for m in live if m.subject == candidate.subject != "user"],
-        everything=live if candidate.forget and "all" in candidate.qualifiers else (),
+        slot_holders=store.list(scope, statuses=LIVE_STATUSES, slots=slots) if slots else [],
+        same_subject=[] if candidate.subject == "user" else store.list(
+            scope, statuses=LIVE_STATUSES, subjects=[candidate.subject]),
+        everything=store.list(scope, statuses=LIVE_STATUSES) if everything else [],
     )
 
 

@@ -126,15 +126,16 @@ def maintain(store: MemoryStore, scope: str, *, now: datetime, config: MemoryCon
         if reason is not None:
             store.transition(scope, memory.id, "frozen", reason=reason, actor=ACTOR, at=now)
             frozen_count += 1
-    pool = store.list(scope, statuses=bounded.HOT_STATUSES)
-    if len(pool) > config.hot_pool_cap:
+    if store.count(scope, statuses=bounded.HOT_STATUSES) > config.hot_pool_cap:
+        pool = store.list(scope, statuses=bounded.HOT_STATUSES)
         safe = bounded.protected_ids(pool, now, config)
         ranked = sorted((m for m in pool if m.id not in safe),
                         key=lambda m: (bounded.memory_score(m, now, config), m.id))
         _move(store, scope, [m.id for m in ranked[: len(pool) - config.hot_pool_cap]],
               "archived", "bounded:hot_pool_cap", now)
-    overflow = bounded.archive_overflow(store.list(scope, statuses=("archived",)), config)
-    _move_archived(store, scope, overflow, now)
+    if store.count(scope, statuses=("archived",)) > config.archive_cap:
+        overflow = bounded.archive_overflow(store.list(scope, statuses=("archived",)), config)
+        _move_archived(store, scope, overflow, now)
 
 
 def _move_archived(store: MemoryStore, scope: str, ids: Sequence[int], now: datetime) -> None:

@@ -38,25 +38,49 @@ class MemoryStore(StoreWrites, StoreErasure):
     def list(self, scope: str, *, statuses: Sequence[Status] | None = None,
              kinds: Sequence[str] | None = None, categories: Sequence[str] | None = None,
              limit: int | None = None, min_importance: int | None = None,
-             most_important_first: bool = False) -> builtins.list[Memory]:
+             most_important_first: bool = False, slots: Sequence[str] | None = None,
+             subjects: Sequence[str] | None = None) -> builtins.list[Memory]:
         """Memories of a scope, oldest first (or most important, newest first), filtered."""
         scope = self._scope(scope, "list")
-        where, params = ["scope = ?"], [scope]
+        where, params = self._where(scope, statuses=statuses, kinds=kinds,
+                                    categories=categories, slots=slots, subjects=subjects)
         if min_importance is not None:
             where.append("importance >= ?")
-            params.append(rec.check_importance(min_importance))  # type: ignore[arg-type]
-        for column, values in (("status", rec.check_statuses(statuses) if statuses else None),
-                               ("kind", rec.check_kinds(kinds)),
-                               ("category", rec.check_categories(categories))):
-            if values:
-                where.append(f"{column} IN ({','.join('?' * len(values))})")
-                params.extend(values)
+            params.append(rec.check_importance(min_importance))
         order = "importance DESC, id DESC" if most_important_first else "id"
         sql = f"SELECT {rec.COLUMNS} FROM memories WHERE {' AND '.join(where)} ORDER BY {order}"
         if limit is not None:
             sql += f" LIMIT {rec.check_limit(limit)}"
         with self._lock:
             return [rec.row_to_memory(r) for r in self._conn.execute(sql, params)]
+
+    def count(self, scope: str, *, statuses: Sequence[Status] | None = None) -> int:
+        """How many memories a scope holds (in some statuses)."""
+        scope = self._scope(scope, "count")
+        where, params = self._where(scope, statuses=statuses)
+        with self._lock:
+            row = self._conn.execute(
+                f"SELECT COUNT(*) FROM memories WHERE {' AND '.join(where)}", params).fetchone()
+        return int(row[0])
+
+    @staticmethod
+    def _where(scope: str, *, statuses: Sequence[Status] | None = None,
+               kinds: Sequence[str] | None = None, categories: Sequence[str] | None = None,
+               slots: Sequence[str] | None = None,
+               subjects: Sequence[str] | None = None) -> tuple[builtins.list[str],
+                                                               builtins.list[object]]:
+        """SQL filters of a scope, checked; filtering happens in SQL, before any ranking."""
+        where: builtins.list[str] = ["scope = ?"]
+        params: builtins.list[object] = [scope]
+        for column, values in (("status", rec.check_statuses(statuses) if statuses else None),
+                               ("kind", rec.check_kinds(kinds)),
+                               ("category", rec.check_categories(categories)),
+                               ("slot", rec.check_names(slots, "slots")),
+                               ("subject", rec.check_names(subjects, "subjects"))):
+            if values:
+                where.append(f"{column} IN ({','.join('?' * len(values))})")
+                params.extend(values)
+        return where, params
 
     def find_exact(self, scope: str, content: str, *,
                    statuses: Sequence[Status] = LIVE_STATUSES) -> builtins.list[Memory]:

@@ -162,6 +162,18 @@ def check_limit(value: object) -> int:
     return value
 
 
+def check_names(values: Iterable[object] | None, what: str) -> tuple[str, ...] | None:
+    """Slot or subject names to filter by: non-empty strings."""
+    if values is None:
+        return None
+    if isinstance(values, str):
+        values = (values,)
+    checked = tuple(values)
+    if not all(isinstance(v, str) and v.strip() for v in checked):
+        raise InvalidInputError(f"{what} must be non-empty strings, got {list(checked)!r}")
+    return checked  # type: ignore[return-value]
+
+
 def row_to_memory(row: Mapping[str, Any]) -> Memory:
     return Memory(
         id=int(row["id"]),

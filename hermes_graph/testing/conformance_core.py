@@ -75,22 +75,31 @@ def check_add_many_is_all_or_nothing(make_store: StoreFactory) -> None:
 
 def check_list_filters(make_store: StoreFactory) -> None:
     with make_store() as store:
-        a = store.add("u", "I prefer window seats", category="preference", status="confirmed")
-        b = store.add("u", "Visited Kyoto in spring", category="event")
-        c = store.add("u", "Reply in English", kind="procedural", status="archived")
+        a = store.add("u", "I prefer window seats", category="preference", status="confirmed",
+                      importance=8, slot="seat")
+        b = store.add("u", "Visited Kyoto in spring", category="event", subject="user.son")
+        c = store.add("u", "Reply in English", kind="procedural", status="archived",
+                      importance=6, slot="language")
         cases: list[tuple[dict[str, Any], list[int]]] = [
             ({}, [a.id, b.id, c.id]), ({"statuses": ["confirmed"]}, [a.id]),
             ({"statuses": "archived"}, [c.id]), ({"kinds": ["episodic"]}, [b.id]),
             ({"kinds": "procedural"}, [c.id]),
             ({"categories": ["preference", "rule"]}, [a.id, c.id]),
             ({"categories": "event"}, [b.id]), ({"limit": 2}, [a.id, b.id]),
+            ({"slots": ["language", "seat"]}, [a.id, c.id]), ({"subjects": "user.son"}, [b.id]),
+            ({"min_importance": 6}, [a.id, c.id]),
+            ({"most_important_first": True}, [a.id, c.id, b.id]),
         ]
         for filters, expected in cases:
             got = [m.id for m in store.list("u", **filters)]
             _expect(got == expected, f"list(**{filters}) returned {got}, expected {expected}")
+        _expect(store.count("u") == 3, "count of a scope")
+        _expect(store.count("u", statuses=["archived", "confirmed"]) == 2, "count by status")
+        _expect(store.count("elsewhere") == 0, "count of an empty scope")
         for filters in ({"statuses": ["zombie"]}, {"kinds": ["opinion"]},
                         {"categories": ["gossip"]}, {"categories": 3}, {"limit": -1},
-                        {"limit": "2"}):
+                        {"limit": "2"}, {"slots": [""]}, {"subjects": [3]},
+                        {"min_importance": 11}):
             _rejects(store, ["u"], InvalidInputError, f"list(**{filters})",
                      store.list, "u", **filters)
 
@@ -102,6 +111,7 @@ def _scoped_calls(store: MemoryStore, memory_id: int) -> dict[str, Callable[[Any
         "add_many": lambda s: store.add_many(s, [{"content": "content here"}]),
         "get": lambda s: store.get(s, memory_id),
         "list": lambda s: store.list(s),
+        "count": lambda s: store.count(s),
         "find_exact": lambda s: store.find_exact(s, "content here"),
         "search": lambda s: store.search(s, "content"),
         "vectors": lambda s: store.vectors(s, [memory_id]),
@@ -123,8 +133,8 @@ def _scoped_calls(store: MemoryStore, memory_id: int) -> dict[str, Callable[[Any
 
 
 SCOPED_CALLS: tuple[str, ...] = (
-    "add", "add_many", "get", "list", "find_exact", "search", "vectors", "transition", "update",
-    "confirm", "reset_confirmations", "mark_used", "forget", "forget_all", "purge_scope",
+    "add", "add_many", "get", "list", "count", "find_exact", "search", "vectors", "transition",
+    "update", "confirm", "reset_confirmations", "mark_used", "forget", "forget_all", "purge_scope",
     "transitions", "history", "reembed", "export", "import_", "stats")
 """Every store method that takes a scope; each is exercised by :func:`check_scope_required`."""
 
