@@ -141,6 +141,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
                 for t in (t for t in transitions if t["memory_id"] == m.id):
                     print(f"      {t['at'][:19]} {t['from_status']} -> {t['to_status']} "
                           f"by {t['actor']}: {t['reason']}")
+        rejected = [t for t in transitions if t["memory_id"] is None]
+        if rejected:
+            print(f"== rejected by the gate ({len(rejected)}; content is never kept)")
+            for t in rejected:
+                print(f"  {t['at'][:19]} session {t['session']}: {t['reason']}")
         return 0
 
 

@@ -86,7 +86,7 @@ class MemoryConfig:
     w_context: float = 0.10
     tau_days: Mapping[str, float] = field(default_factory=_default_tau_days)
     frequency_max_count: int = 50
-    similarity_floor: float = 0.25
+    similarity_floor: float = 0.15
     """Coarse stage: vector hits below this cosine (and no keyword hit) are not considered."""
     inject_floor: float = 0.20
     """Absolute fused-score floor under which nothing is injected."""

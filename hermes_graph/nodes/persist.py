@@ -80,6 +80,11 @@ def _apply_one(store: MemoryStore, scope: str, session: str, d: GateDecision, *,
                      actor=ACTOR, at=now)
     elif d.action == "retire":
         _move(store, scope, d.target_ids, "archived", d.reason, now)
+    elif d.action in ("drop", "ignore"):
+        logged = d.target_ids[0] if d.target_ids and _exists(store, scope, d.target_ids[0]) \
+            else None
+        store.record_decision(scope, action=d.action, reason=d.reason, memory_id=logged,
+                              session=session, actor=ACTOR, at=now)
     elif d.action == "forget":
         for target in d.target_ids:
             if _exists(store, scope, target):

@@ -122,6 +122,26 @@ MIGRATIONS: tuple[str, ...] = (
         (SELECT COALESCE(MAX(memory_id), 0) FROM transitions),
         (SELECT COALESCE(MAX(memory_id), 0) FROM history)) WHERE name = 'memories';
     """,
+    # v3: the transition log also records gate decisions that stored nothing (a dropped
+    # candidate has no memory row: memory_id may be NULL), and names the session
+    """
+    CREATE TABLE transitions_v3 (
+        id INTEGER PRIMARY KEY,
+        memory_id INTEGER,
+        scope TEXT NOT NULL,
+        from_status TEXT,
+        to_status TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        at TEXT NOT NULL,
+        session TEXT
+    );
+    INSERT INTO transitions_v3 (id, memory_id, scope, from_status, to_status, reason, actor, at)
+        SELECT id, memory_id, scope, from_status, to_status, reason, actor, at FROM transitions;
+    DROP TABLE transitions;
+    ALTER TABLE transitions_v3 RENAME TO transitions;
+    CREATE INDEX idx_transitions_scope_memory ON transitions(scope, memory_id);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -227,6 +227,28 @@ class StoreWrites(StoreCore):
             self._bump(scope)
         return self._fetch(scope, memory_id, "reset_confirmations")
 
+    def record_decision(self, scope: str, *, action: str, reason: str,
+                        memory_id: int | None = None, session: str | None = None,
+                        actor: str = "gate", at: datetime | None = None) -> None:
+        """Log a gate decision that changed no row (a drop, an ignored duplicate).
+
+        A dropped candidate has no memory, so ``memory_id`` is None and the logged
+        status is ``rejected``; only the reason is kept, never the content (it may
+        hold a secret).
+        """
+        scope = self._scope(scope, "record_decision")
+        reason = rec.check_text(reason, "reason") or ""
+        when = self._now(at)
+        with self.transaction():
+            status: str = "rejected"
+            if memory_id is not None:
+                status = self._fetch(scope, memory_id, "record_decision").status
+            self._conn.execute(
+                "INSERT INTO transitions (memory_id, scope, from_status, to_status, reason, "
+                "actor, at, session) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (memory_id, scope, None if memory_id is None else status, status,
+                 f"{action}: {reason}", actor, to_db(when), session))
+
     def mark_used(self, scope: str, memory_ids: Sequence[int], *,
                   at: datetime | None = None) -> None:
         """A recall injected these memories: bump use_count and last_used_at."""

@@ -120,6 +120,7 @@ def _scoped_calls(store: MemoryStore, memory_id: int) -> dict[str, Callable[[Any
         "confirm": lambda s: store.confirm(s, memory_id, session="s"),
         "reset_confirmations": lambda s: store.reset_confirmations(s, memory_id, reason="r"),
         "mark_used": lambda s: store.mark_used(s, [memory_id]),
+        "record_decision": lambda s: store.record_decision(s, action="drop", reason="r"),
         "forget": lambda s: store.forget(s, memory_id),
         "forget_all": lambda s: store.forget_all(s),
         "purge_scope": lambda s: store.purge_scope(s),
@@ -134,8 +135,9 @@ def _scoped_calls(store: MemoryStore, memory_id: int) -> dict[str, Callable[[Any
 
 SCOPED_CALLS: tuple[str, ...] = (
     "add", "add_many", "get", "list", "count", "find_exact", "search", "vectors", "transition",
-    "update", "confirm", "reset_confirmations", "mark_used", "forget", "forget_all", "purge_scope",
-    "transitions", "history", "reembed", "export", "import_", "stats")
+    "update", "confirm", "reset_confirmations", "mark_used", "record_decision", "forget",
+    "forget_all", "purge_scope", "transitions", "history", "reembed", "export", "import_",
+    "stats")
 """Every store method that takes a scope; each is exercised by :func:`check_scope_required`."""
 
 
