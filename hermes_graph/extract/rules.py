@@ -18,6 +18,7 @@ from datetime import datetime
 from hermes_graph.config import MemoryConfig
 from hermes_graph.extract.base import Turn, source_ref
 from hermes_graph.policy import signals as sig
+from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 
@@ -140,8 +141,9 @@ class RuleExtractor:
                 groups[-1].clauses.append(clause)
         for group in groups:
             if group.clauses:
-                out.append(replace(self._candidate(group, ref, change=change),
-                                   restated=restated))
+                candidate = self._candidate(group, ref, change=change)
+                out.append(replace(candidate, restated=restated,
+                                   content=with_absolute_dates(candidate.content, turn.at)))
         return out
 
     @staticmethod

@@ -10,6 +10,7 @@ tail). Each memory gets the fused score with its breakdown (policy.scoring).
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -60,8 +61,17 @@ def session_topic(messages: Sequence[AnyMessage]) -> str | None:
 
 
 def should_skip(query: str, config: MemoryConfig) -> bool:
-    """Greetings and thanks cannot use retrieval (seed 004 §5.3); the core tier stays."""
-    return config.skip_recall_for_smalltalk and signals.matches(signals.SMALLTALK, query.strip())
+    """Greetings, thanks and pure tool requests cannot use retrieval (seed 004 §5.3);
+    the core tier (rules for how to answer) still applies."""
+    if not config.skip_recall_for_smalltalk:
+        return False
+    text = query.strip()
+    if signals.matches(signals.SMALLTALK, text):
+        return True
+    without_ask = re.sub(r"^(帮我|请帮我|麻烦你?|help me|can you|could you|please)\s*", "", text,
+                         flags=re.IGNORECASE)
+    return signals.matches(signals.TOOL_REQUEST, text) and not signals.matches(
+        signals.PERSONAL, without_ask)
 
 
 class _Candidates:

@@ -170,6 +170,14 @@ FAMILY_CANONICAL: tuple[tuple[re.Pattern[str], str], ...] = (
     (_rx(r"猫|猫咪", r"\b(cat|kitten)\b"), "cat"),
     (_rx(r"狗|狗狗", r"\b(dog|puppy)\b"), "dog"),
 )
+TOOL_REQUEST = _rx(
+    r"(帮我|请|麻烦)?(算一?下|算算|计算|翻译|换算|转换成)", r"用(英文|中文|日语|英语)怎么说", r"天气|气温|几点了|汇率",
+    r"\d+\s*[-+*/×÷]\s*\d+", r"\b(calculate|compute|convert|translate|what'?s \d|how much is \d|"
+    r"weather|time is it|exchange rate)\b",
+)
+"""A pure tool request (a sum, a translation, the weather): memory cannot help."""
+PERSONAL = _rx(r"我(?!们?帮)|\b(my|me|I'?m|I am|I'?ve|mine)\b")
+"""A first-person cue that can make even a tool-like request personal."""
 DEICTIC = _rx(
     r"^(这个|那个|第[一二三四五六七八九十\d]+个|前一个|后一个|上一个)", r"\b(the (first|second|third|last|"
     r"other) one|that one|this one)\b",
