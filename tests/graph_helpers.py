@@ -25,3 +25,24 @@ class RecordingChatModel(GenericFakeChatModel):
         self.seen.append(list(messages))
         self.messages = iter([AIMessage(content="ok")])
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+
+class StructuredChatModel(GenericFakeChatModel):
+    """A chat model that supports ``with_structured_output`` by returning fixed data
+    (a stand-in for a provider's tool-calling endpoint)."""
+
+    def __init__(self, payload: object, **kwargs: Any) -> None:
+        super().__init__(messages=iter(()), **kwargs)
+        self._payload = payload
+
+    def with_structured_output(self, schema: Any, **kwargs: Any) -> Any:
+        from langchain_core.runnables import RunnableLambda
+
+        payload = self._payload
+
+        def answer(_: object) -> object:
+            if isinstance(payload, Exception):
+                raise payload
+            return schema.model_validate(payload)
+
+        return RunnableLambda(answer)

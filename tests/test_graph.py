@@ -159,3 +159,21 @@ def test_llm_extractor_valid_json_is_gated_and_stored(store: MemoryStore,
     assert actions[1] == ("drop", "filter:secret:password")
     assert [m.content for m in store.list("u1")] == ["User lives in Leeds"]
     assert "hunter2" not in str(result["decisions"])
+
+
+def test_llm_extractor_uses_structured_output_when_the_model_has_it(
+        store: MemoryStore, clock: FakeClock) -> None:
+    from langchain_core.exceptions import OutputParserException
+
+    from tests.graph_helpers import StructuredChatModel
+
+    good = {"memories": [{"content": "User is vegetarian", "category": "constraint",
+                          "importance": 9, "confidence": 0.95}]}
+    graph = create_memory_graph(RecordingChatModel(), store=store,
+                                extractor=LLMExtractor(StructuredChatModel(good)))
+    say(graph, "I'm vegetarian.", ctx("u1", "s1", clock))
+    assert [m.content for m in store.list("u1")] == ["User is vegetarian"]
+    broken = LLMExtractor(StructuredChatModel(OutputParserException("bad tool call")))
+    graph = create_memory_graph(RecordingChatModel(), store=store, extractor=broken)
+    result = say(graph, "I'm vegan now.", ctx("u2", "s1", clock))
+    assert result["candidates"] == [] and store.list("u2") == []

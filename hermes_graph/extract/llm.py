@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel, Field, ValidationError
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.errors import ExtractionError
@@ -42,13 +44,37 @@ def chat_model_from_env() -> BaseChatModel | None:
                       temperature=0)
 
 
-def parse_memories(text: str) -> list[dict[str, Any]]:
-    """Strict parse of the model's answer; raises ExtractionError naming the problem."""
-    body = _FENCE.sub("", text.strip())
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise ExtractionError(f"LLM output is not JSON ({exc.msg} at char {exc.pos})") from None
+class ExtractedMemory(BaseModel):
+    """One fact, as the structured-output schema the chat model fills in."""
+
+    content: str
+    kind: str = "semantic"
+    category: str = "fact"
+    subject: str = "user"
+    importance: int = 5
+    confidence: float = 0.8
+    source: str = "explicit"
+    change: bool = False
+    forget: bool = False
+    replaces: int | None = None
+
+
+class ExtractionResult(BaseModel):
+    memories: list[ExtractedMemory] = Field(default_factory=list)
+
+
+def parse_memories(text: str | Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Strict check of the model's answer (JSON text, or structured output as a dict);
+    raises ExtractionError naming the problem."""
+    if isinstance(text, Mapping):
+        data: Any = dict(text)
+    else:
+        body = _FENCE.sub("", text.strip())
+        try:
+            data = json.loads(body)
+        except json.JSONDecodeError as exc:
+            raise ExtractionError(
+                f"LLM output is not JSON ({exc.msg} at char {exc.pos})") from None
     items = data.get("memories") if isinstance(data, dict) else data
     if not isinstance(items, list):
         raise ExtractionError("LLM output must be {\"memories\": [...]} or a JSON list")
@@ -80,8 +106,10 @@ class LLMExtractor:
 
     def __init__(self, model: BaseChatModel, *, config: MemoryConfig | None = None,
                  prompt: str = EXTRACTION_PROMPT,
-                 catch_up_prompt: str = CATCH_UP_PROMPT) -> None:
+                 catch_up_prompt: str = CATCH_UP_PROMPT, structured: bool = True) -> None:
         self.model = model
+        self.structured = structured
+        """Use ``with_structured_output`` (falls back to JSON text if unsupported)."""
         self.config = config or MemoryConfig()
         self.prompt = prompt
         self.catch_up_prompt = catch_up_prompt
@@ -92,13 +120,32 @@ class LLMExtractor:
         return self.prompt.format(today=now.date().isoformat(), existing=handles or "(none)",
                                   conversation=conversation)
 
+    def _ask(self, prompt: str) -> list[dict[str, Any]]:
+        """Structured output when the model supports it, JSON text otherwise."""
+        if self.structured:
+            try:
+                runnable = self.model.with_structured_output(ExtractionResult)
+            except (NotImplementedError, AttributeError):
+                self.structured = False  # e.g. a model without tool calling
+            else:
+                try:
+                    result = runnable.invoke(prompt)
+                except (OutputParserException, ValidationError, ValueError) as exc:
+                    raise ExtractionError(f"LLM structured output rejected: {exc}") from None
+                data = result.model_dump() if isinstance(result, BaseModel) else result
+                if not isinstance(data, Mapping):
+                    raise ExtractionError(f"LLM structured output is not an object: {data!r}")
+                return parse_memories(data)
+        answer = self.model.invoke(prompt)
+        text = answer.content if isinstance(answer.content, str) else json.dumps(answer.content)
+        return parse_memories(text)
+
     def extract(self, turns: Sequence[Turn], *, now: datetime,
                 existing: Sequence[Memory] = ()) -> list[Candidate]:
         if not turns or turns[-1].role != "user":
             return []
-        answer = self.model.invoke(self.render(turns, now, existing))
-        text = answer.content if isinstance(answer.content, str) else json.dumps(answer.content)
-        return [self._candidate(item, turns[-1], existing) for item in parse_memories(text)]
+        items = self._ask(self.render(turns, now, existing))
+        return [self._candidate(item, turns[-1], existing) for item in items]
 
     def catch_up(self, turns: Sequence[Turn], *, now: datetime) -> list[Candidate]:
         """Session-end pass over the whole transcript (the gate drops what is known)."""
@@ -108,9 +155,7 @@ class LLMExtractor:
         conversation = "\n".join(f"{t.role.upper()}: {t.content}" for t in turns)
         prompt = self.catch_up_prompt.format(today=now.date().isoformat(), existing="(none)",
                                              conversation=conversation)
-        answer = self.model.invoke(prompt)
-        text = answer.content if isinstance(answer.content, str) else json.dumps(answer.content)
-        return [self._candidate(item, users[-1], ()) for item in parse_memories(text)]
+        return [self._candidate(item, users[-1], ()) for item in self._ask(prompt)]
 
     def _candidate(self, item: dict[str, Any], turn: Turn,
                    existing: Sequence[Memory]) -> Candidate:
