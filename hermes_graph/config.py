@@ -36,6 +36,12 @@ class MemoryConfig:
     """IVF lists probed per query once a scope uses approximate search."""
     candidate_multiplier: int = 4
     """Each route fetches k * this many candidates before fusion."""
+    keyword_overfetch: int = 3
+    """The keyword route fetches this many times its pool (status is filtered after)."""
+    keyword_max_df_ratio: float = 0.02
+    """Query terms found in more than this share of all memories are skipped..."""
+    keyword_min_df_cut: int = 50
+    """...unless they are in at most this many (small stores keep every term)."""
     keyword_weight: float = 0.35
     """Share of the keyword (FTS5) route in the store's fused search score."""
 

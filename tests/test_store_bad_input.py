@@ -87,7 +87,8 @@ def test_every_call_needs_a_scope(filled: MemoryStore, db_path: Path, name: str)
     }
     kwargs: dict[str, dict[str, Any]] = {
         "transition": {"reason": "r"}, "update": {"reason": "r", "importance": 3},
-        "confirm": {"session": "s"}, "reset_confirmations": {"reason": "r"}}
+        "confirm": {"session": "s"}, "reset_confirmations": {"reason": "r"},
+        "record_decision": {"action": "drop", "reason": "r"}}
     before = dump_db(db_path)
     for scope in (None, "", "  ", "\t\n", 0, ("u",), "x" * 201):
         with pytest.raises(ScopeError, match="scope"):

@@ -18,6 +18,12 @@ against BM25 over the raw turns, with injected tokens and recall latency.
 --mode raw stores every turn as an episodic memory; --mode pipeline uses the
 rule extractor and the gates (and reports how much evidence survives them)."""
 
+SCALE_HELP = """\
+Grow a store to each size through MemoryStore.add_many (real embedding), once with
+every memory in one scope and once spread over --scopes scopes, and report write
+throughput, hot-path recall+inject latency (query embedding included), store search
+without the embedding against numpy brute force, open time, peak RSS and disk size."""
+
 
 def _ks(text: str) -> tuple[int, ...]:
     try:
@@ -38,6 +44,16 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return value
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = sorted({int(part.replace("_", "")) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected sizes like 1000,10000, got {text!r}") from None
+    if not sizes or sizes[0] < 1:
+        raise argparse.ArgumentTypeError(f"sizes must be positive integers, got {text!r}")
+    return sizes
 
 
 def _embeddings(name: str) -> Embeddings:
@@ -77,8 +93,30 @@ def cmd_bench_locomo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_scale(args: argparse.Namespace) -> int:
+    import time
+
+    from hermes_graph.bench.report import scale_markdown, write_scale_report
+    from hermes_graph.bench.scale import run_scale
+
+    started = time.perf_counter()
+    embeddings = _embeddings(args.embedder)
+    result = run_scale(args.sizes, scopes=args.scopes, embeddings=embeddings,
+                       queries=args.queries, rounds=args.rounds, batch=args.batch,
+                       seed=args.seed, workdir=args.workdir, progress=not args.quiet,
+                       embedder_load_s=time.perf_counter() - started)
+    if args.out is not None:
+        for path in write_scale_report(args.out, result):
+            print(f"wrote {path}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        print(scale_markdown(result))
+    return 0
+
+
 def add_bench_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Register ``bench`` (with its ``locomo`` sub-command) on the main parser."""
+    """Register ``bench`` (with its ``locomo`` and ``scale`` sub-commands) on the main parser."""
     bench = subparsers.add_parser("bench", help="run a benchmark",
                                   description="Benchmarks through the real memory graph.")
     kinds = bench.add_subparsers(dest="bench_command", required=True)
@@ -106,3 +144,26 @@ def add_bench_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
                    "default: a temporary directory")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_bench_locomo)
+    p = kinds.add_parser("scale", help="store scale: writes/s, hot-path latency, RSS, disk",
+                         description=SCALE_HELP,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sizes", type=_sizes, default=[1000, 10_000, 100_000], metavar="N[,N...]",
+                   help="memory counts (default 1000,10000,100000)")
+    p.add_argument("--scopes", type=_positive, default=100, metavar="N",
+                   help="also spread each size over N scopes (default 100; 1: one scope only)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="write results.json, summary.md and latency.png here")
+    p.add_argument("--embedder", choices=("use", "hashing"), default="use",
+                   help="use: multilingual USE (default); hashing: fast test embedder")
+    p.add_argument("--queries", type=_positive, default=150, metavar="N",
+                   help="distinct queries per latency run (default 150)")
+    p.add_argument("--rounds", type=_positive, default=2, metavar="N",
+                   help="passes over the queries (default 2)")
+    p.add_argument("--batch", type=_positive, default=1000, metavar="N",
+                   help="memories per add_many call (default 1000)")
+    p.add_argument("--seed", type=int, default=7, help="synthetic data seed (default 7)")
+    p.add_argument("--workdir", type=Path, metavar="DIR",
+                   help="keep the benchmark stores here (default: a temporary directory)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_bench_scale)

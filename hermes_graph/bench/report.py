@@ -104,22 +104,22 @@ def locomo_markdown(result: Mapping[str, Any], plot: str = PLOT_FILE) -> str:
         "## Ratio hermes / BM25",
         ratio_rows(result["hermes"], result["bm25"], rows, ks),
         "## Cost",
-        f"- mean injected tokens per question: {result['avg_injected_tokens']}",
+        f"- mean injected tokens per question: {result['avg_injected_tokens']}\n"
         f"- recall latency: p50 {result['p50_recall_ms']} ms, p95 {result['p95_recall_ms']} ms",
     ]
     write = extra.get("write")
     if write:
-        parts += ["## Write path",
-                  f"- turns replayed: {write['turns']}; live memories: "
-                  f"{write['live_memories']}; turns referenced by a live memory: "
-                  f"{write['turns_stored']}",
-                  f"- gate actions: {write['actions']}",
-                  f"- not stored (top reasons): "
-                  f"{dict(list(write['not_stored_reasons'].items())[:8])}"]
-    survival = extra.get("evidence_survival")
-    if survival:
-        parts += ["- evidence turns referenced by a live memory: " + ", ".join(
-            f"{name} {percent(share)}%" for name, share in survival.items())]
+        lines = [f"- turns replayed: {write['turns']}; live memories: "
+                 f"{write['live_memories']}; turns referenced by a live memory: "
+                 f"{write['turns_stored']}",
+                 f"- gate actions: {write['actions']}",
+                 f"- not stored as a new memory (top reasons): "
+                 f"{dict(list(write['not_stored_reasons'].items())[:8])}"]
+        survival = extra.get("evidence_survival") or {}
+        if survival:
+            lines.append("- evidence turns referenced by a live memory: " + ", ".join(
+                f"{name} {percent(share)}%" for name, share in survival.items()))
+        parts += ["## Write path", "\n".join(lines)]
     llm = extra.get("llm")
     if llm:
         parts += ["## LLM judge", json.dumps(llm, ensure_ascii=False)]
@@ -137,4 +137,115 @@ def write_locomo_report(out_dir: Path, result: Mapping[str, Any]) -> list[Path]:
     plot_recall_curves(written[2], {"hermes": result["hermes"], "BM25": result["bm25"]},
                        list(result["hermes"]), list(result["hermes"]["overall"]),
                        title=f"LoCoMo evidence Recall@k, mode {result['mode']}")
+    return written
+
+
+# --- bench scale (issue 4) ------------------------------------------------------------------
+SCALE_PLOT_FILE = "latency.png"
+
+
+def _scale_label(scopes: int) -> str:
+    return "1 scope" if scopes == 1 else f"{scopes} scopes"
+
+
+def scale_markdown(result: Mapping[str, Any], plot: str = SCALE_PLOT_FILE) -> str:
+    """The summary of one ``bench scale`` result object: the table, targets and method."""
+    extra = result.get("extra", {})
+    diagnostics = extra.get("per_result", [])
+    header = ["memories", "scopes", "per scope", "add/s (incl. embed)",
+              "recall+inject p50 / p95 ms", "recall+inject p95 ms, no embed",
+              "search p95 ms, no embed", "numpy p95 ms", "search ÷ numpy p95", "open s",
+              "peak RSS MB", "disk MB"]
+    rows = []
+    for n, r in enumerate(result["results"]):
+        d = diagnostics[n] if n < len(diagnostics) else {}
+        no_embed = d.get("latency_ms", {}).get("recall_inject_no_embed", {}).get("p95")
+        ratio = d.get("search_over_numpy_p95")
+        rows.append([
+            f"{r['size']:,}", str(r["scopes"]), f"{r['size'] // r['scopes']:,}",
+            f"{r['write_per_s']:,.0f}",
+            f"{r['recall_inject_p50_ms']:.2f} / {r['recall_inject_p95_ms']:.2f}",
+            "-" if no_embed is None else f"{no_embed:.2f}",
+            f"{r['search_p95_ms_no_embed']:.2f}", f"{r['numpy_p95_ms']:.2f}",
+            "-" if ratio is None else f"{ratio:.1f}", f"{r['open_s']:.3f}",
+            f"{r['rss_mb']:,.0f}", f"{r['disk_mb']:.1f}"])
+    parts = ["# Scale benchmark", markdown_table(header, rows)]
+    targets = extra.get("targets", [])
+    if targets:
+        parts += ["## Targets", "\n".join(
+            f"- {t['target']} at {t['size']:,} memories / {_scale_label(t['scopes'])}: "
+            f"{t['measured']} vs {'>=' if 'write' in t['target'] else '<='} {t['limit']} "
+            f"-> **{'met' if t['met'] else 'MISSED'}**" for t in targets)]
+    if diagnostics:
+        lines = []
+        for d in diagnostics:
+            lat, write = d["latency_ms"], d["write"]
+            lines.append(
+                f"- {d['size']:,} / {_scale_label(d['scopes'])}: {d['vector_index']} index; "
+                f"CPU ms p95 recall+inject {lat['recall_inject']['cpu_p95']}, search "
+                f"{lat['search_no_embed']['cpu_p95']}, numpy {lat['numpy']['cpu_p95']}; "
+                f"query embed alone p50 / p95 {lat['query_embed_only']['p50']} / "
+                f"{lat['query_embed_only']['p95']} ms; add: {write['rows_added']:,} rows in "
+                f"{write['add_many_calls']} add_many calls, {write['seconds']} s "
+                f"({write['per_cpu_s']:,.0f}/CPU-s, slowest call {write['slowest_call_s']} s); "
+                f"open: constructor {d['open']['constructor_s']} s + first search "
+                f"{d['open']['first_search_s']} s; RSS before open {d['rss']['before_open_mb']} "
+                f"MB; load avg {d['load_avg_before']} -> {d['load_avg_after']}")
+        parts += ["## Details", "\n".join(lines)]
+    machine = extra.get("machine", {})
+    settings = extra.get("settings", {})
+    if machine:
+        parts += [f"Machine: {machine.get('nproc')} CPUs ({machine.get('cpu')}), Python "
+                  f"{machine.get('python')}; load average at start {extra.get('load_avg_start')},"
+                  f" at end {extra.get('load_avg_end')}. Embedder: "
+                  f"`{extra.get('embedder', {}).get('id')}`. {settings.get('queries')} queries x "
+                  f"{settings.get('rounds')} rounds per row; add_many batches of "
+                  f"{settings.get('batch')}; search k = {settings.get('search_k')}."]
+    parts += [f"Plot: `{plot}`"]
+    return "\n\n".join(parts) + "\n"
+
+
+def plot_scale_latency(path: Path, result: Mapping[str, Any]) -> None:
+    """Latency against memory count: one line per measure, one style per scope setting."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    measures = (("recall_inject_p50_ms", "recall+inject p50", "tab:blue"),
+                ("recall_inject_p95_ms", "recall+inject p95", "tab:orange"),
+                ("search_p95_ms_no_embed", "search p95 (no embed)", "tab:green"),
+                ("numpy_p95_ms", "numpy brute force p95", "tab:gray"))
+    figure, ax = plt.subplots(figsize=(8, 6.2))
+    settings = sorted({int(r["scopes"]) for r in result["results"]})
+    for style, scopes in zip(("-", "--", ":", "-."), settings, strict=False):
+        rows = sorted((r for r in result["results"] if r["scopes"] == scopes),
+                      key=lambda r: int(r["size"]))
+        x = [int(r["size"]) for r in rows]
+        for key, label, color in measures:
+            ax.plot(x, [float(r[key]) for r in rows], linestyle=style, marker="o", color=color,
+                    label=f"{label}, {_scale_label(scopes)}")
+    for size, limit in ((10_000, 20.0), (100_000, 60.0)):
+        ax.scatter([size], [limit], marker="_", s=400, color="tab:red", zorder=3)
+    ax.scatter([100_000], [10.0], marker="_", s=400, color="tab:purple", zorder=3)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("memories in the store")
+    ax.set_ylabel("latency (ms)")
+    ax.set_title("hermes-graph hot path by store size (red/purple ticks: targets)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.13))
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def write_scale_report(out_dir: Path, result: Mapping[str, Any]) -> list[Path]:
+    """results.json, summary.md and the latency plot; returns the files written."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = [out_dir / "results.json", out_dir / "summary.md", out_dir / SCALE_PLOT_FILE]
+    written[0].write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n",
+                          encoding="utf-8")
+    written[1].write_text(scale_markdown(result), encoding="utf-8")
+    plot_scale_latency(written[2], result)
     return written

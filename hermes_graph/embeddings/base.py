@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import numpy as np
 from langchain_core.embeddings import Embeddings
 from numpy.typing import NDArray
@@ -45,3 +47,45 @@ def embed_texts(embeddings: Embeddings, texts: list[str]) -> NDArray[np.float32]
 def embed_query(embeddings: Embeddings, text: str) -> NDArray[np.float32]:
     vector: NDArray[np.float32] = _as_matrix([embeddings.embed_query(text)], 1)[0]
     return vector
+
+
+class EmbeddingCache:
+    """A bounded LRU of recent vectors, per embedder and per mode (query / document).
+
+    The write path embeds the same text more than once (the gate searches with a
+    candidate, then the store adds it), and a session's topic repeats turn after
+    turn; the cache makes those repeats free. Vectors are read-only copies.
+    """
+
+    def __init__(self, embeddings: Embeddings, *, size: int = 4096) -> None:
+        self.embeddings = embeddings
+        self.size = size
+        self._query: OrderedDict[str, NDArray[np.float32]] = OrderedDict()
+        self._documents: OrderedDict[str, NDArray[np.float32]] = OrderedDict()
+
+    def _remember(self, cache: OrderedDict[str, NDArray[np.float32]], text: str,
+                  vector: NDArray[np.float32]) -> None:
+        vector.setflags(write=False)
+        cache[text] = vector
+        if len(cache) > self.size:
+            cache.popitem(last=False)
+
+    def query(self, text: str) -> NDArray[np.float32]:
+        hit = self._query.get(text)
+        if hit is not None:
+            self._query.move_to_end(text)
+            return hit
+        vector = embed_query(self.embeddings, text)
+        self._remember(self._query, text, vector)
+        return vector
+
+    def documents(self, texts: list[str]) -> NDArray[np.float32]:
+        missing = list(dict.fromkeys(t for t in texts if t not in self._documents))
+        if missing:
+            for text, vector in zip(missing, embed_texts(self.embeddings, missing), strict=True):
+                self._remember(self._documents, text, vector.copy())
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        for text in texts:
+            self._documents.move_to_end(text)
+        return np.vstack([self._documents[t] for t in texts])

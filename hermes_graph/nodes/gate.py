@@ -42,7 +42,8 @@ def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neigh
     everything = candidate.forget and "all" in candidate.qualifiers
     return Neighbourhood(
         exact=store.find_exact(scope, candidate.content, statuses=PARKED_OR_LIVE),
-        similar=store.search(scope, candidate.content, k=NEIGHBOURS),
+        similar=store.search(scope, candidate.content, k=NEIGHBOURS,
+                             query_vector=store.embed_document(candidate.content)),
         slot_holders=store.list(scope, statuses=LIVE_STATUSES, slots=slots) if slots else [],
         same_subject=[] if candidate.subject == "user" else store.list(
             scope, statuses=LIVE_STATUSES, subjects=[candidate.subject]),

@@ -19,7 +19,7 @@ from langchain_core.embeddings import Embeddings
 
 from hermes_graph.clock import Clock, require_aware, system_clock, to_db
 from hermes_graph.config import MemoryConfig
-from hermes_graph.embeddings.base import embedder_identity
+from hermes_graph.embeddings.base import EmbeddingCache, embedder_identity
 from hermes_graph.errors import (
     EmbedderMismatchError,
     InvalidInputError,
@@ -51,6 +51,7 @@ class StoreCore:
             embeddings = USEEmbeddings()
         self.embeddings = embeddings
         self.embedder_id = embedder_identity(embeddings)
+        self._vectors = EmbeddingCache(embeddings)
         self._dim: int | None = getattr(embeddings, "dim", None)
         self._conn = open_database(str(path), self.config, now=to_db(self.clock()))
         self.db = sqlite_utils.Database(self._conn)

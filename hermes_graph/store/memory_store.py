@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from hermes_graph.embeddings.base import embed_query
 from hermes_graph.errors import (
     InvalidInputError,
     StoreClosedError,
@@ -98,7 +97,16 @@ class MemoryStore(StoreWrites, StoreErasure):
         """The normalised query vector (pass it to ``search`` to embed only once)."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidInputError(f"embed_query: query must be a non-empty string, got {query!r}")
-        return embed_query(self.embeddings, query)
+        return self._vectors.query(query)
+
+    def embed_document(self, text: str) -> NDArray[np.float32]:
+        """The vector ``add`` stores for ``text`` (cached: adding it later costs nothing).
+        Compare stored memories with a new one document-to-document (dedup)."""
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidInputError(
+                f"embed_document: text must be a non-empty string, got {text!r}")
+        vector: NDArray[np.float32] = self._vectors.documents([text.strip()])[0]
+        return vector
 
     def vectors(self, scope: str, ids: Sequence[int]) -> dict[int, NDArray[np.float32]]:
         """Stored embeddings of some memories of a scope (for exact re-scoring)."""
@@ -122,21 +130,23 @@ class MemoryStore(StoreWrites, StoreErasure):
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise InvalidInputError(f"search: k must be a positive integer, got {k!r}")
         statuses, kind_filter = rec.check_statuses(statuses), rec.check_kinds(kinds)
-        vector = embed_query(self.embeddings, query) if query_vector is None else query_vector
+        vector = self._vectors.query(query) if query_vector is None else query_vector
         pool = k * self.config.candidate_multiplier
         with self._lock:
             self._check_embedder(scope, claim=False)
             index = self._indexes.get(scope, self.dim)
             vector_hits = dict(index.search(vector, pool, statuses, kind_filter))
-            keyword = keyword_hits(self._conn, scope_file_key(scope), query, pool,
-                                   statuses, kind_filter)
+            keyword = keyword_hits(
+                self._conn, scope_file_key(scope), query,
+                pool * self.config.keyword_overfetch, max_ratio=self.config.keyword_max_df_ratio,
+                floor=self.config.keyword_min_df_cut)
             ids = list(dict.fromkeys([*vector_hits, *keyword]))
             if not ids:
                 return []
+            where, params = self._where(scope, statuses=statuses, kinds=kind_filter)
             rows = self._conn.execute(
-                f"SELECT {rec.COLUMNS}, embedding FROM memories WHERE scope = ? AND id IN "
-                f"({','.join('?' * len(ids))}) AND status IN "
-                f"({','.join('?' * len(statuses))})", [scope, *ids, *statuses]).fetchall()
+                f"SELECT {rec.COLUMNS}, embedding FROM memories WHERE {' AND '.join(where)} "
+                f"AND id IN ({','.join('?' * len(ids))})", [*params, *ids]).fetchall()
         return score_hits(rows, vector, set(vector_hits), keyword, self.config.keyword_weight, k)
 
     def transitions(self, scope: str,

@@ -142,6 +142,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE transitions_v3 RENAME TO transitions;
     CREATE INDEX idx_transitions_scope_memory ON transitions(scope, memory_id);
     """,
+    # v4: per-term document counts of the keyword index, so a query can skip terms
+    # that half the scope contains (they rank nothing and cost the most)
+    """
+    CREATE VIRTUAL TABLE memory_fts_vocab USING fts5vocab('memory_fts', 'row');
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

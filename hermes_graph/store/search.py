@@ -15,29 +15,36 @@ from hermes_graph.types import ScoredMemory
 MAX_QUERY_TERMS = 64
 
 
-def keyword_hits(conn: sqlite3.Connection, scope_key: str, query: str, limit: int,
-                 statuses: Sequence[str], kinds: Sequence[str] | None) -> dict[int, float]:
+def discriminating_terms(conn: sqlite3.Connection, terms: Sequence[str], *,
+                         max_ratio: float, floor: int) -> list[str]:
+    """Drop terms found in more than ``max_ratio`` of all memories (and ``floor``): a
+    term in every other memory ranks nothing, yet BM25 must score all of its rows."""
+    marks = ",".join("?" * len(terms))
+    counts = dict(conn.execute(
+        f"SELECT term, doc FROM memory_fts_vocab WHERE term IN ({marks})", list(terms)))
+    total = int(conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0])
+    limit = max(floor, int(max_ratio * total))
+    # an unlisted term may still match once FTS5 folds its diacritics ("müller")
+    return [t for t in terms if counts.get(t, 0) <= limit]
+
+
+def keyword_hits(conn: sqlite3.Connection, scope_key: str, query: str, limit: int, *,
+                 max_ratio: float, floor: int) -> dict[int, float]:
     """FTS5 BM25 hits of one scope, as id -> positive score (higher is better).
 
     The scope is a column of the FTS table, so the index itself narrows the
-    search to the scope before ranking: no other scope's rows are scored.
+    search to the scope before ranking: no other scope's rows are scored. Status
+    and kind are filtered with the rows themselves (a join here costs more than
+    it saves); the route over-fetches to leave room for that.
     """
     terms = query_terms(query)[:MAX_QUERY_TERMS]
+    terms = discriminating_terms(conn, terms, max_ratio=max_ratio, floor=floor) if terms else []
     if not terms:
         return {}
     match = f'scope_key : "{scope_key}" AND terms : ({fts_match_expression(terms)})'
-    sql = (
-        "SELECT f.rowid, -bm25(memory_fts, 0.0, 1.0) AS score FROM memory_fts f "
-        "JOIN memories m ON m.id = f.rowid WHERE memory_fts MATCH ? "
-        f"AND m.status IN ({','.join('?' * len(statuses))})"
-    )
-    params: list[object] = [match, *statuses]
-    if kinds is not None:
-        sql += f" AND m.kind IN ({','.join('?' * len(kinds))})"
-        params.extend(kinds)
-    sql += " ORDER BY score DESC LIMIT ?"
-    params.append(limit)
-    return {int(r[0]): float(r[1]) for r in conn.execute(sql, params)}
+    sql = ("SELECT rowid, -bm25(memory_fts, 0.0, 1.0) AS score FROM memory_fts "
+           "WHERE memory_fts MATCH ? ORDER BY score DESC LIMIT ?")
+    return {int(r[0]): float(r[1]) for r in conn.execute(sql, (match, limit))}
 
 
 def fuse(vector_score: float, keyword_score: float, keyword_weight: float) -> float:
@@ -55,17 +62,20 @@ def score_hits(rows: Sequence[Mapping[str, object]], query_vector: NDArray[np.fl
     still gets its true vector score.
     """
     best_keyword = max(keyword.values(), default=0.0)
-    hits: list[ScoredMemory] = []
+    scored: list[tuple[float, int, float, float, Mapping[str, object]]] = []
     for row in rows:
-        memory = row_to_memory(row)
+        memory_id = int(row["id"])  # type: ignore[call-overload]
         blob = row["embedding"]
         cosine = float(np.frombuffer(blob, dtype=np.float32) @ query_vector) if isinstance(
             blob, bytes) else 0.0
-        kw = keyword.get(memory.id, 0.0) / best_keyword if best_keyword > 0 else 0.0
-        routes = tuple(route for route, hit in (("vector", memory.id in vector_ids),
-                                                ("keyword", memory.id in keyword)) if hit)
+        kw = keyword.get(memory_id, 0.0) / best_keyword if best_keyword > 0 else 0.0
+        scored.append((fuse(cosine, kw, keyword_weight), memory_id, cosine, kw, row))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    hits: list[ScoredMemory] = []
+    for score, memory_id, cosine, kw, row in scored[:k]:  # build Memory objects for k only
+        routes = tuple(route for route, hit in (("vector", memory_id in vector_ids),
+                                                ("keyword", memory_id in keyword)) if hit)
         hits.append(ScoredMemory(
-            memory=memory, score=fuse(cosine, kw, keyword_weight), vector_score=cosine,
-            keyword_score=kw, breakdown={"vector": cosine, "keyword": kw}, routes=routes))
-    hits.sort(key=lambda h: (-h.score, h.memory.id))
-    return hits[:k]
+            memory=row_to_memory(row), score=score, vector_score=cosine, keyword_score=kw,
+            breakdown={"vector": cosine, "keyword": kw}, routes=routes))
+    return hits

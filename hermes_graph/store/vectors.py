@@ -48,6 +48,8 @@ class ScopeIndex:
         self._kind: list[int] = []
         self._pos: dict[int, int] = {}
         self._arrays: tuple[NDArray[np.int64], NDArray[np.int8], NDArray[np.int8]] | None = None
+        self._selectors: dict[tuple[tuple[str, ...], tuple[str, ...] | None],
+                              tuple[Any, NDArray[np.uint8]]] = {}
 
     # --- contents ---------------------------------------------------------
     @property
@@ -75,6 +77,7 @@ class ScopeIndex:
             self._status.append(_STATUS_CODE[status])
             self._kind.append(_KIND_CODE[kind])
         self._arrays = None
+        self._selectors.clear()
         self._maybe_switch_to_ann()
 
     def remove(self, ids: Iterable[int]) -> None:
@@ -95,18 +98,21 @@ class ScopeIndex:
             self._status.pop()
             self._kind.pop()
         self._arrays = None
+        self._selectors.clear()
 
     def set_status(self, row_id: int, status: str) -> None:
         pos = self._pos.get(int(row_id))
         if pos is not None:
             self._status[pos] = _STATUS_CODE[status]
             self._arrays = None
+            self._selectors.clear()
 
     def set_kind(self, row_id: int, kind: str) -> None:
         pos = self._pos.get(int(row_id))
         if pos is not None:
             self._kind[pos] = _KIND_CODE[kind]
             self._arrays = None
+            self._selectors.clear()
 
     # --- search -----------------------------------------------------------
     def allowed_ids(self, statuses: Sequence[str], kinds: Sequence[str] | None) -> (
@@ -126,6 +132,20 @@ class ScopeIndex:
             return None
         return ids[mask]
 
+    def _selector(self, statuses: Sequence[str], kinds: Sequence[str] | None,
+                  allowed: NDArray[np.int64]) -> Any:
+        """A bitmap selector over row ids, cached per filter until the rows change
+        (building an id hash set on every query cost more than the search)."""
+        key = (tuple(sorted(statuses)), None if kinds is None else tuple(sorted(kinds)))
+        cached = self._selectors.get(key)
+        if cached is None:
+            bits = np.zeros(int(allowed.max()) // 8 + 1, dtype=np.uint8)
+            np.bitwise_or.at(bits, allowed >> 3, (1 << (allowed & 7)).astype(np.uint8))
+            selector = faiss.IDSelectorBitmap(len(bits) * 8, faiss.swig_ptr(bits))
+            cached = (selector, bits)  # keep the bitmap alive as long as the selector
+            self._selectors[key] = cached
+        return cached[0]
+
     def search(self, query: FloatMatrix, k: int, statuses: Sequence[str],
                kinds: Sequence[str] | None) -> list[tuple[int, float]]:
         if not self._ids or k <= 0:
@@ -136,10 +156,8 @@ class ScopeIndex:
         params: Any = faiss.SearchParametersIVF() if self.is_ann else faiss.SearchParameters()
         if self.is_ann:
             params.nprobe = self.nprobe
-        selector = None
         if allowed is not None:
-            selector = faiss.IDSelectorBatch(allowed)
-            params.sel = selector
+            params.sel = self._selector(statuses, kinds, allowed)
         k = min(k, self.size if allowed is None else int(allowed.size))
         scores, ids = self.index.search(query.reshape(1, -1), k, params=params)
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]

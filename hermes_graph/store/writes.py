@@ -9,7 +9,6 @@ from datetime import datetime
 from typing import Any
 
 from hermes_graph.clock import to_db
-from hermes_graph.embeddings.base import embed_texts
 from hermes_graph.errors import (
     InvalidInputError,
 )
@@ -40,7 +39,7 @@ class StoreWrites(StoreCore):
         """
         scope = self._scope(scope, "add")
         rows = [self._new_row(scope, item, n) for n, item in enumerate(items)]
-        vectors = embed_texts(self.embeddings, [r["content"] for r, _ in rows])
+        vectors = self._vectors.documents([r["content"] for r, _ in rows])
         if rows and vectors.shape[1] != self.dim:
             raise InvalidInputError(f"embedder returned dimension {vectors.shape[1]}, "
                                     f"expected {self.dim}")
@@ -161,7 +160,7 @@ class StoreWrites(StoreCore):
                 if changes[name] is not None:
                     self._fetch(scope, changes[name], f"update({name})")
                 new[name] = changes[name]
-        vector = embed_texts(self.embeddings, [new["content"]])[0] if "content" in new else None
+        vector = self._vectors.documents([new["content"]])[0] if "content" in new else None
         with self.transaction():
             if vector is not None:  # never mix vectors of two embedders in one scope
                 self._check_embedder(scope, claim=False)

@@ -22,6 +22,8 @@ from hermes_graph.clock import FakeClock
 from hermes_graph.embeddings.fake import HashingEmbeddings
 from hermes_graph.testing._support import ConformanceError, StoreFactory, snapshot
 from hermes_graph.testing.conformance_core import (
+    KEYWORD_CORPUS,
+    KEYWORD_QUERIES,
     SCOPED_CALLS,
     check_add_and_get,
     check_add_many_is_all_or_nothing,
@@ -32,6 +34,7 @@ from hermes_graph.testing.conformance_core import (
     check_search,
 )
 from hermes_graph.testing.conformance_lifecycle import (
+    BAD_FIELDS,
     check_bad_input_leaves_store_unchanged,
     check_closed_store,
     check_confirm_and_mark_used,
@@ -47,7 +50,10 @@ from hermes_graph.testing.conformance_lifecycle import (
 )
 
 __all__ = [
+    "BAD_FIELDS",
     "CONFORMANCE_CHECKS",
+    "KEYWORD_CORPUS",
+    "KEYWORD_QUERIES",
     "SCOPED_CALLS",
     "ConformanceError",
     "FakeClock",
