@@ -32,6 +32,8 @@ DEFAULT_IMPORTANCE: dict[Category, int] = {
     "rule": 8, "constraint": 9, "identity": 7, "preference": 6, "fact": 5, "event": 5,
 }
 THIRD_PARTY_IMPORTANCE = 3
+FAMILY_IMPORTANCE = 5
+"""A family member's own fact: kept, recalled when relevant, never in the core profile."""
 ANSWER_MAX_CHARS = 40
 """Catch-up reads user turns up to this long as answers to the question before them."""
 
@@ -166,9 +168,11 @@ class RuleExtractor:
         relation = sig.family_relation(content)
         if sig.matches(sig.THIRD_PARTY, content):
             subject, category, importance = "third_party", "event", THIRD_PARTY_IMPORTANCE
-        elif relation is not None and (sig.matches(sig.FAMILY_SUBJECT, content)
-                                       or category not in ("rule", "constraint")):
-            subject = f"user.{relation}"
+        elif relation is not None and sig.matches(sig.FAMILY_SUBJECT, content):
+            # "my son is autistic": the family member's trait, never the user's
+            subject, importance = f"user.{relation}", FAMILY_IMPORTANCE
+        elif relation is not None and category not in ("rule", "constraint"):
+            subject = f"user.{relation}"  # "我有个闺女叫朵朵": the user's family
         negation = sig.matches(sig.NEGATION, content)
         if len(content) < self.config.min_content_chars:
             drop = "too_short"

@@ -38,6 +38,7 @@ from hermes_graph.types import LIVE_STATUSES, Memory
 log = logging.getLogger(__name__)
 
 PROFILE_CATEGORIES = ("identity", "constraint", "rule", "preference")
+FAMILY_SUBJECTS = tuple(f"user.{name}" for _, name in signals.FAMILY_CANONICAL)
 TOPIC_TURNS = 3
 """Earlier user messages of the session that make up its topic."""
 
@@ -101,6 +102,9 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
     profile = store.list(scope, statuses=(*LIVE_STATUSES,), categories=PROFILE_CATEGORIES,
                          min_importance=config.profile_min_importance,
                          most_important_first=True, limit=config.profile_cap)
+    if signals.matches(signals.FAMILY_TOPIC, query):  # the family's own facts, by topic
+        profile += store.list(scope, statuses=(*LIVE_STATUSES,), subjects=FAMILY_SUBJECTS,
+                              most_important_first=True, limit=config.profile_cap)
     profile += store.list(scope, statuses=("frozen",))
     for memory in profile:
         found.add(memory, "profile")
@@ -133,15 +137,17 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     skip = should_skip(query, config)
     found = _gather(store, scope, query, topic, skip=skip, config=config)
     instruction = current_instruction(query)
+    family_topic = signals.matches(signals.FAMILY_TOPIC, query)
     scored: list[tuple[float, Memory, dict[str, float]]] = []
     for memory_id, memory in found.memories.items():
         similarity = found.similarity.get(memory_id, 0.0)
         keyword_hit = memory_id in found.keyword
         routes = found.routes[memory_id]
         core = "profile" in routes and is_core(memory, config)
-        if not (core or keyword_hit or similarity >= config.similarity_floor):
+        family = family_topic and memory.subject.startswith("user.")
+        if not (core or family or keyword_hit or similarity >= config.similarity_floor):
             continue  # beyond the core, the profile route still needs relevance
-        context = 1.0 if keyword_hit or memory.kind == "procedural" else 0.0
+        context = 1.0 if keyword_hit or family or memory.kind == "procedural" else 0.0
         score, parts = fused_score(memory, similarity=similarity, context_match=context, now=now,
                                    config=config)
         score, parts = _current_first(memory, score, parts, instruction, config)

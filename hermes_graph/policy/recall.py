@@ -61,6 +61,9 @@ def core_rank(memory: Memory) -> tuple[int, int, int, int]:
 
 def is_core(memory: Memory, config: MemoryConfig) -> bool:
     """Frozen memories, rules for how to answer, and the weightiest identity/constraints."""
+    if memory.subject != "user" and not (memory.subject.startswith("user.")
+                                         and memory.importance >= config.core_min_importance):
+        return False  # other people's facts never sit in the user's core profile
     if memory.status == "frozen" or memory.kind == "procedural":
         return True
     return memory.category in ("identity", "constraint") and \

@@ -151,9 +151,12 @@ EMOTIONAL = _rx(
     r"nervous|stressed|furious)\b", r"[!！]{2,}",
 )
 THIRD_PARTY = _rx(
-    r"^(他|她|他们|她们)", r"我(的)?(室友|同事|朋友|老板|领导|同学|邻居|表哥|表姐|堂哥|哥们|闺蜜)",
+    r"^(他|她|他们|她们)", r"我(的)?(室友|同事|朋友|老板|领导|同学|邻居|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|哥们|闺蜜|"
+    r"姐姐|妹妹|哥哥|弟弟|奶奶|爷爷|外婆|外公|姥姥|姥爷|舅舅|阿姨|叔叔|姑姑|男朋友|女朋友|对象|上司|老师|客户)",
     r"^(he|she|they)\b", r"\bmy (friend|roommate|flatmate|colleague|coworker|boss|manager|"
-    r"neighbou?r|classmate|cousin)\b",
+    r"neighbou?r|classmate|cousin|sister|brother|grandma|grandpa|grandmother|grandfather|"
+    r"aunt|uncle|niece|nephew|boyfriend|girlfriend|fianc[eé]e?|in-laws?|teacher|landlord|"
+    r"client|ex)\b",
 )
 FAMILY = _rx(
     r"(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸)",
@@ -183,6 +186,11 @@ DEICTIC = _rx(
     r"other) one|that one|this one)\b",
 )
 """A clause that only points at something in the chat ("I like the second one")."""
+FAMILY_TOPIC = _rx(
+    r"家人|全家|一家|家里人|孩子|娃|亲子|父母|爸妈|老人|宠物", r"\b(family|families|kids?|children|child|"
+    r"parents|my (son|daughter|wife|husband|partner|mom|dad|cat|dog)|pets?)\b",
+)
+"""A request about the user's family: family members' memories match its context."""
 FAMILY_SUBJECT = _rx(
     r"^我(的|家)?(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸|猫|狗)",
     r"^my (daughter|son|wife|husband|partner|kid|child|baby|mom|mum|dad|mother|father|cat|dog)\b",
