@@ -155,3 +155,16 @@ def test_relative_dates_become_absolute() -> None:
     assert with_absolute_dates("后天复查", tuesday) == "后天 (2026-01-15)复查"
     once = with_absolute_dates("tomorrow", tuesday)
     assert with_absolute_dates(once, tuesday) == once == "tomorrow (2026-01-14)"
+
+
+def test_heat_of_the_moment_remarks_steer_nothing_until_said_calmly(store: MemoryStore) -> None:
+    remark = store.add("u", "Never suggest a new framework to me again", category="rule",
+                       source="emotional", confidence=0.6, session="night", at=T0)
+    query_at = T0 + timedelta(days=2)
+    items = recall_memories(store, "u", "Which framework should I learn next?", now=query_at,
+                            config=CONFIG, touch=False)
+    assert remark.id not in [i["id"] for i in items]
+    store.confirm("u", remark.id, session="day", emotional=False, at=T0 + timedelta(days=1))
+    items = recall_memories(store, "u", "Which framework should I learn next?", now=query_at,
+                            config=CONFIG, touch=False)
+    assert remark.id in [i["id"] for i in items]

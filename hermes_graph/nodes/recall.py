@@ -23,6 +23,7 @@ from langgraph.runtime import Runtime
 from hermes_graph.config import MemoryConfig
 from hermes_graph.nodes._common import context_of, now_of
 from hermes_graph.policy import signals
+from hermes_graph.policy.frozen import confirmation_weight
 from hermes_graph.policy.recall import (
     CurrentInstruction,
     core_rank,
@@ -143,6 +144,8 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
         similarity = found.similarity.get(memory_id, 0.0)
         keyword_hit = memory_id in found.keyword
         routes = found.routes[memory_id]
+        if memory.source == "emotional" and not confirmation_weight(memory, config)[1]:
+            continue  # heat of the moment: it steers nothing until said calmly
         core = "profile" in routes and is_core(memory, config)
         family = family_topic and memory.subject.startswith("user.")
         if not (core or family or keyword_hit or similarity >= config.similarity_floor):
