@@ -115,7 +115,9 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
     k = config.recall_k * 2
     for hit in store.search(scope, query, k=k, query_vector=vector):
         for route in hit.routes:
-            found.add(hit.memory, route, hit.vector_score, keyword=route == "keyword")
+            # relevance: the cosine, raised by a keyword (BM25) match where there is one
+            found.add(hit.memory, route, max(hit.vector_score, hit.score),
+                      keyword=route == "keyword")
     for hit in store.search(scope, query, k=config.long_tail_top_n, statuses=("archived",),
                             query_vector=vector):
         found.add(hit.memory, "archive", hit.vector_score, keyword=hit.keyword_score > 0)
