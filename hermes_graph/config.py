@@ -32,7 +32,7 @@ class MemoryConfig:
     """How long a writer waits for another writer's lock (threads/processes)."""
     ann_threshold: int = 20_000
     """Scope size from which the vector index switches from exact to IVF search."""
-    ann_nprobe: int = 24
+    ann_nprobe: int = 64
     """IVF lists probed per query once a scope uses approximate search."""
     candidate_multiplier: int = 4
     """Each route fetches k * this many candidates before fusion."""

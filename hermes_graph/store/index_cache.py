@@ -95,17 +95,22 @@ class IndexCache:
 
     def _add_from_sqlite(self, index: ScopeIndex, rows: Sequence[tuple[int, str, str]],
                          dim: int) -> None:
+        if not rows:
+            return
         chunk = 2000
+        parts: list[np.ndarray] = []  # read everything first: one add, so IVF trains once
         for start in range(0, len(rows), chunk):
             part = rows[start : start + chunk]
             marks = ",".join("?" * len(part))
             blobs = dict(self._conn.execute(
                 f"SELECT id, embedding FROM memories WHERE id IN ({marks})",
                 [r[0] for r in part]).fetchall())
-            vectors = np.vstack([np.frombuffer(blobs[r[0]], dtype=np.float32) for r in part])
-            if vectors.shape[1] != dim:
-                raise ValueError(f"stored embeddings have dimension {vectors.shape[1]}, not {dim}")
-            index.add([r[0] for r in part], vectors, [r[1] for r in part], [r[2] for r in part])
+            parts.append(np.vstack([np.frombuffer(blobs[r[0]], dtype=np.float32)
+                                    for r in part]))
+        vectors = np.vstack(parts)
+        if vectors.shape[1] != dim:
+            raise ValueError(f"stored embeddings have dimension {vectors.shape[1]}, not {dim}")
+        index.add([r[0] for r in rows], vectors, [r[1] for r in rows], [r[2] for r in rows])
 
     def save(self, scope: str, embedder_id: str) -> None:
         index = self._loaded.get(scope)
