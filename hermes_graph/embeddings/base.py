@@ -80,12 +80,14 @@ class EmbeddingCache:
         return vector
 
     def documents(self, texts: list[str]) -> NDArray[np.float32]:
-        missing = list(dict.fromkeys(t for t in texts if t not in self._documents))
-        if missing:
-            for text, vector in zip(missing, embed_texts(self.embeddings, missing), strict=True):
-                self._remember(self._documents, text, vector.copy())
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
-        for text in texts:
-            self._documents.move_to_end(text)
-        return np.vstack([self._documents[t] for t in texts])
+        found = {t: self._documents[t] for t in texts if t in self._documents}
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
+        if missing:
+            for text, vector in zip(missing, embed_texts(self.embeddings, missing), strict=True):
+                found[text] = vector.copy()
+        for text in dict.fromkeys(texts):  # refresh or insert, after every lookup is done
+            self._documents.pop(text, None)
+            self._remember(self._documents, text, found[text])
+        return np.vstack([found[t] for t in texts])

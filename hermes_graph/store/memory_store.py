@@ -115,7 +115,8 @@ class MemoryStore(StoreWrites, StoreErasure):
             return {}
         with self._lock:
             rows = self._conn.execute(
-                f"SELECT id, embedding FROM memories WHERE scope = ? AND id IN "
+                # "+scope": look rows up by primary key, then check the scope
+                f"SELECT id, embedding FROM memories WHERE +scope = ? AND id IN "
                 f"({','.join('?' * len(ids))}) AND embedding IS NOT NULL",
                 [scope, *[int(i) for i in ids]]).fetchall()
         return {int(r[0]): np.frombuffer(r[1], dtype=np.float32) for r in rows}
@@ -144,6 +145,7 @@ class MemoryStore(StoreWrites, StoreErasure):
             if not ids:
                 return []
             where, params = self._where(scope, statuses=statuses, kinds=kind_filter)
+            where[0] = "+scope = ?"  # candidates by primary key, then the filters
             rows = self._conn.execute(
                 f"SELECT {rec.COLUMNS}, embedding FROM memories WHERE {' AND '.join(where)} "
                 f"AND id IN ({','.join('?' * len(ids))})", [*params, *ids]).fetchall()

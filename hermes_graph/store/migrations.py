@@ -147,6 +147,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE VIRTUAL TABLE memory_fts_vocab USING fts5vocab('memory_fts', 'row');
     """,
+    # v5: the profile route lists a scope's most important memories: index that order
+    """
+    CREATE INDEX idx_memories_scope_importance ON memories(scope, importance DESC, id DESC);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
