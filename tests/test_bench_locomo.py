@@ -34,8 +34,10 @@ TOP_KEYS = {"mode", "questions", "skipped", "hermes", "bm25", "avg_injected_toke
             "p50_recall_ms", "p95_recall_ms", "extra"}
 LLM_ENV = ("HERMES_LLM_BASE_URL", "HERMES_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY")
 
-# Three turns in LoCoMo's shape. Each question shares words with its evidence only:
-# "puppy" -> D1:1; "violin lessons" -> D1:2 and "chewed" -> D2:1; "garden hose" -> D2:1.
+# Three turns in LoCoMo's shape. Each question shares words (stopwords included, as the
+# hashing embedder sees them) with its evidence turns only: "puppy" -> D1:1; "violin
+# lessons" -> D1:2 and "garden hose" -> D2:1; "chewed garden hose" -> D2:1; and the
+# open-domain question names D2:1 as evidence but shares no word with it.
 SAMPLE: dict[str, Any] = {
     "sample_id": "tiny",
     "conversation": {
@@ -53,13 +55,12 @@ SAMPLE: dict[str, Any] = {
         ],
     },
     "qa": [
-        {"question": "What is the puppy called?", "answer": "Biscuit",
-         "evidence": ["D1:1"], "category": 4},
-        {"question": "Who takes violin lessons, and what got chewed?",
-         "answer": "Bob; a garden hose", "evidence": ["D1:2", "D2:1"], "category": 1},
-        {"question": "When was the garden hose chewed?", "answer": "May 2023",
+        {"question": "Puppy name?", "answer": "Biscuit", "evidence": ["D1:1"], "category": 4},
+        {"question": "Violin lessons; garden hose?", "answer": "Bob; Biscuit",
+         "evidence": ["D1:2", "D2:1"], "category": 1},
+        {"question": "When chewed garden hose?", "answer": "May 2023",
          "evidence": ["D2:1"], "category": 2},
-        {"question": "Is the puppy well behaved?", "answer": "no",
+        {"question": "Puppy behaviour?", "answer": "unknown",
          "evidence": ["D1:1; D2:1"], "category": 3},  # repaired into two ids
         {"question": "Is Bob a pilot?", "answer": "no", "evidence": ["D1:"], "category": 3},
         {"question": "What did Bob adopt?", "adversarial_answer": "a puppy",
@@ -78,7 +79,8 @@ def tiny_file(tmp_path: Path) -> Path:
 @pytest.fixture
 def tiny_run(tiny_file: Path, tmp_path: Path) -> LocomoRun:
     return run_locomo(load_locomo(tiny_file), mode="raw", ks=(1, 2, 3),
-                      embeddings=HashingEmbeddings(64), db=tmp_path / "kept.db", progress=False)
+                      embeddings=HashingEmbeddings(1024), db=tmp_path / "kept.db",
+                      progress=False)
 
 
 def test_recall_at_k_counts_distinct_evidence_turns_in_the_top_k() -> None:
@@ -125,9 +127,10 @@ def test_turn_as_memory_extractor_keeps_the_whole_turn_with_its_ref() -> None:
 
 def test_recall_at_k_matches_the_hand_computed_values(tiny_run: LocomoRun) -> None:
     hermes = recall_table(tiny_run.outcomes, "hermes", tiny_run.ks)
-    # single-hop: D1:1 first -> 1. multi-hop: one of its two turns at rank 1 -> 0.5, both
-    # by rank 2 -> 1. temporal: D2:1 first -> 1. open-domain: only D1:1 of {D1:1, D2:1}
-    # shares a word with the question, D2:1 is never recalled -> 0.5 at every k.
+    # Only turns sharing a word with the question are recalled. single-hop: D1:1 alone
+    # -> 1. multi-hop: one of its two turns at rank 1 -> 0.5, both by rank 2 -> 1.
+    # temporal: D2:1 alone -> 1. open-domain: D1:1 of {D1:1, D2:1}; D2:1 shares no word
+    # with the question and is never recalled -> 0.5 at every k.
     assert hermes == {
         "overall": {"1": 0.75, "2": 0.875, "3": 0.875},
         "single-hop": {"1": 1.0, "2": 1.0, "3": 1.0},
@@ -144,7 +147,7 @@ def test_recall_at_k_matches_the_hand_computed_values(tiny_run: LocomoRun) -> No
 
 def test_every_turn_is_stored_with_its_dia_id(tiny_run: LocomoRun, tmp_path: Path) -> None:
     assert (tiny_run.write.turns, tiny_run.write.turns_stored) == (3, 3)
-    with MemoryStore(tmp_path / "kept.db", embeddings=HashingEmbeddings(64)) as store:
+    with MemoryStore(tmp_path / "kept.db", embeddings=HashingEmbeddings(1024)) as store:
         memories = store.list("locomo-tiny")
     assert {m.content.split(":")[0] for m in memories} == {"Alice", "Bob"}
     assert sorted(tuple(m.source_ref["refs"]) for m in memories) == [
@@ -230,4 +233,5 @@ def test_cli_json_on_a_slice_of_the_real_file(tmp_path: Path,
             assert set(row) == {"1", "5", "10", "20"}
             assert all(v is None or 0.0 <= v <= 1.0 for v in row.values())
         assert result[system]["overall"]["20"] is not None
+    assert set(result["extra"]["store_search"]) == set(NAMES)
     assert result["avg_injected_tokens"] > 0 and result["p95_recall_ms"] >= 0

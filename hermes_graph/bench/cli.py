@@ -78,7 +78,7 @@ def cmd_bench_locomo(args: argparse.Namespace) -> int:
         print(f"note: {NO_ENDPOINT_NOTE}", file=sys.stderr)
     data = load_locomo(args.data, limit_conversations=args.limit_conversations)
     run = run_locomo(data, mode=args.mode, ks=args.k, embeddings=_embeddings(args.embedder),
-                     db=args.db, progress=not args.quiet)
+                     db=args.db, recall_k=args.recall_k, progress=not args.quiet)
     result = run_to_json(run)
     if args.llm:
         result["extra"]["llm"] = {"skipped": NO_ENDPOINT_NOTE} if model is None else \
@@ -104,7 +104,8 @@ def cmd_bench_scale(args: argparse.Namespace) -> int:
     result = run_scale(args.sizes, scopes=args.scopes, embeddings=embeddings,
                        queries=args.queries, rounds=args.rounds, batch=args.batch,
                        seed=args.seed, workdir=args.workdir, progress=not args.quiet,
-                       embedder_load_s=time.perf_counter() - started)
+                       embedder_load_s=time.perf_counter() - started,
+                       rss_probe=args.embedder if args.rss == "fresh" else None)
     if args.out is not None:
         for path in write_scale_report(args.out, result):
             print(f"wrote {path}", file=sys.stderr)
@@ -142,6 +143,9 @@ def add_bench_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     p.add_argument("--db", type=Path, metavar="PATH",
                    help="keep the replayed store here (a new file) for `inspect`; "
                    "default: a temporary directory")
+    p.add_argument("--recall-k", type=_positive, metavar="N",
+                   help="recall_k of the recall config (recall searches 2N candidates); "
+                   "default: ceil(max k / 2), the smallest that ranks max k")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_bench_locomo)
     p = kinds.add_parser("scale", help="store scale: writes/s, hot-path latency, RSS, disk",
@@ -165,5 +169,8 @@ def add_bench_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     p.add_argument("--seed", type=int, default=7, help="synthetic data seed (default 7)")
     p.add_argument("--workdir", type=Path, metavar="DIR",
                    help="keep the benchmark stores here (default: a temporary directory)")
+    p.add_argument("--rss", choices=("fresh", "self"), default="fresh",
+                   help="fresh: peak RSS of a new process that opens the store and recalls "
+                   "(default); self: this process's peak (no extra process)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_bench_scale)

@@ -85,10 +85,10 @@ def write_config(mode: Mode) -> MemoryConfig:
                         archive_cap=UNBOUNDED, dedup_cosine=NO_SEMANTIC_DEDUP)
 
 
-def recall_config(ks: Sequence[int]) -> MemoryConfig:
-    """The default config, with recall_k large enough to rank ``max(ks)`` memories
-    (recall searches ``2 * recall_k`` candidates and re-ranks them)."""
-    return MemoryConfig(recall_k=max(ks))
+def recall_config(ks: Sequence[int], recall_k: int | None = None) -> MemoryConfig:
+    """The default config, with recall_k just large enough to rank ``max(ks)`` memories:
+    recall searches ``2 * recall_k`` candidates and re-ranks them (so ceil(max k / 2))."""
+    return MemoryConfig(recall_k=recall_k or -(-max(ks) // 2))
 
 
 def recall_at_k(evidence: Sequence[str], ranked: Ranking, k: int) -> float:
@@ -105,6 +105,8 @@ class QuestionOutcome:
     hermes: Ranking
     """Source turns of each recalled memory, best first (up to max k)."""
     bm25: Ranking
+    search: Ranking
+    """Diagnostic: the store's own hybrid order of the candidates recall re-ranks."""
     recall_ms: float
     tokens: int
     block: str
@@ -182,14 +184,18 @@ def _ask(store: MemoryStore, conversation: Conversation, ks: Sequence[int],
                                    touch=False)  # questions are independent probes
         elapsed = (time.perf_counter() - started) * 1000
         block = build_block(recalled, inject, count=approx_tokens)
+        searched = [h.memory for h in store.search(scope, question.question,
+                                                   k=2 * config.recall_k)]
+        for memory in searched:
+            refs[memory.id] = tuple(str(r) for r in memory.source_ref.get("refs", ()))
         for item in recalled[:depth]:
             if item["id"] not in refs:
                 memory = store.get(scope, item["id"])
                 refs[item["id"]] = tuple(str(r) for r in memory.source_ref.get("refs", ()))
         outcomes.append(QuestionOutcome(
             question=question, hermes=tuple(refs[i["id"]] for i in recalled[:depth]),
-            bm25=bm25, recall_ms=elapsed, tokens=block.tokens, block=block.text,
-            asked_at=at))
+            bm25=bm25, search=tuple(refs[m.id] for m in searched[:depth]), recall_ms=elapsed,
+            tokens=block.tokens, block=block.text, asked_at=at))
         progress()
     return outcomes
 
@@ -203,7 +209,7 @@ def _store_at(db: Path | None, embeddings: Embeddings) -> Iterator[MemoryStore]:
 
 
 def run_locomo(data: LocomoData, *, mode: Mode = "raw", ks: Sequence[int] = DEFAULT_KS,
-               embeddings: Embeddings, db: Path | None = None,
+               embeddings: Embeddings, db: Path | None = None, recall_k: int | None = None,
                progress: bool = True) -> LocomoRun:
     """Replay every conversation, ask every usable question, rank with both systems."""
     if mode not in MODES:
@@ -213,7 +219,7 @@ def run_locomo(data: LocomoData, *, mode: Mode = "raw", ks: Sequence[int] = DEFA
         raise HermesError(f"bench locomo: k values must be positive integers, got {ks!r}")
     if db is not None and db.exists():
         raise HermesError(f"bench locomo: {db} exists; the benchmark writes a fresh store")
-    config, asking = write_config(mode), recall_config(ks)
+    config, asking = write_config(mode), recall_config(ks, recall_k)
     extractor = TurnAsMemoryExtractor() if mode == "raw" else RuleExtractor(config)
     stats = WriteStats()
     outcomes: list[QuestionOutcome] = []
@@ -247,7 +253,8 @@ def run_locomo(data: LocomoData, *, mode: Mode = "raw", ks: Sequence[int] = DEFA
                      embedder_id=embedder_id, config=asking)
 
 
-def recall_table(outcomes: Sequence[QuestionOutcome], system: Literal["hermes", "bm25"],
+def recall_table(outcomes: Sequence[QuestionOutcome],
+                 system: Literal["hermes", "bm25", "search"],
                  ks: Sequence[int]) -> dict[str, dict[str, float | None]]:
     """Mean Recall@k per category name and overall (None where a group is empty)."""
     groups: dict[str, list[QuestionOutcome]] = {"overall": list(outcomes)}
@@ -303,6 +310,9 @@ def run_to_json(run: LocomoRun) -> dict[str, Any]:
                           "searched": 2 * run.config.recall_k,
                           "question_delay_days": QUESTION_DELAY.days},
         "embedder": run.embedder_id,
+        "store_search": recall_table(outcomes, "search", ks),
+        "store_search_note": "diagnostic: the same questions ranked by store.search alone "
+                             "(the candidates recall re-ranks, in the store's hybrid order)",
     }
     return {"mode": run.mode, "questions": len(outcomes), "skipped": audit.skipped,
             "hermes": hermes, "bm25": bm25,

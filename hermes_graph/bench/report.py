@@ -148,6 +148,18 @@ def _scale_label(scopes: int) -> str:
     return "1 scope" if scopes == 1 else f"{scopes} scopes"
 
 
+def _scale_rss(rss: Mapping[str, Any]) -> str:
+    own = rss.get("this_process", {})
+    fresh = rss.get("fresh_process")
+    text = (f"RSS of this process: peak {own.get('peak_mb')} MB (before the open "
+            f"{own.get('before_open_mb')} MB)")
+    if fresh:
+        text = (f"fresh process: peak RSS {fresh['peak_rss_mb']} MB after {fresh['recalls']} "
+                f"recalls, open {fresh['open_s']} s + embedder load {fresh['embedder_load_s']}"
+                f" s; {text}")
+    return text
+
+
 def scale_markdown(result: Mapping[str, Any], plot: str = SCALE_PLOT_FILE) -> str:
     """The summary of one ``bench scale`` result object: the table, targets and method."""
     extra = result.get("extra", {})
@@ -182,15 +194,16 @@ def scale_markdown(result: Mapping[str, Any], plot: str = SCALE_PLOT_FILE) -> st
             lat, write = d["latency_ms"], d["write"]
             lines.append(
                 f"- {d['size']:,} / {_scale_label(d['scopes'])}: {d['vector_index']} index; "
-                f"CPU ms p95 recall+inject {lat['recall_inject']['cpu_p95']}, search "
+                f"CPU ms p50 / p95 recall+inject {lat['recall_inject']['cpu_p50']} / "
+                f"{lat['recall_inject']['cpu_p95']}, p95 search "
                 f"{lat['search_no_embed']['cpu_p95']}, numpy {lat['numpy']['cpu_p95']}; "
                 f"query embed alone p50 / p95 {lat['query_embed_only']['p50']} / "
                 f"{lat['query_embed_only']['p95']} ms; add: {write['rows_added']:,} rows in "
                 f"{write['add_many_calls']} add_many calls, {write['seconds']} s "
                 f"({write['per_cpu_s']:,.0f}/CPU-s, slowest call {write['slowest_call_s']} s); "
                 f"open: constructor {d['open']['constructor_s']} s + first search "
-                f"{d['open']['first_search_s']} s; RSS before open {d['rss']['before_open_mb']} "
-                f"MB; load avg {d['load_avg_before']} -> {d['load_avg_after']}")
+                f"{d['open']['first_search_s']} s; {_scale_rss(d['rss'])}; load avg "
+                f"{d['load_avg_before']} -> {d['load_avg_after']}")
         parts += ["## Details", "\n".join(lines)]
     machine = extra.get("machine", {})
     settings = extra.get("settings", {})
@@ -200,7 +213,8 @@ def scale_markdown(result: Mapping[str, Any], plot: str = SCALE_PLOT_FILE) -> st
                   f" at end {extra.get('load_avg_end')}. Embedder: "
                   f"`{extra.get('embedder', {}).get('id')}`. {settings.get('queries')} queries x "
                   f"{settings.get('rounds')} rounds per row; add_many batches of "
-                  f"{settings.get('batch')}; search k = {settings.get('search_k')}."]
+                  f"{settings.get('batch')}; search k = {settings.get('search_k')}; "
+                  f"peak RSS measured in {settings.get('rss')}."]
     parts += [f"Plot: `{plot}`"]
     return "\n\n".join(parts) + "\n"
 

@@ -30,10 +30,10 @@ What is measured (wall clock, with this process's CPU time alongside in ``extra`
   run: ``matrix @ v`` and ``argpartition`` top-8 (one BLAS thread, like the store).
 * **open_s** -- ``MemoryStore(path)`` with the embedder already loaded, plus the first
   search in the scope (``query_vector`` given), which loads its FAISS file lazily.
-* **rss_mb** -- peak RSS of the process from just before that open to the end of the
-  latency runs (the kernel's high-water mark is reset first where Linux allows it);
-  it includes the loaded embedder, the benchmark's synthetic data and the numpy
-  baseline matrix (``extra`` has the RSS before the open).
+* **rss_mb** -- peak RSS of a fresh Python process that loads the embedder, opens the
+  store, searches and runs ``PROBE_QUERIES`` hot-path recalls (what serving that store
+  costs; ``--rss self`` reports this process's peak over the open and the latency
+  runs instead, which also holds the synthetic data and the numpy baseline matrix).
 * **disk_mb** -- the SQLite file (+ WAL/SHM) and the FAISS files after ``close``.
 
 The variants of the latency runs alternate query by query, in a shuffled order, so
@@ -44,10 +44,12 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import json
 import os
 import platform
 import random
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -89,6 +91,8 @@ SEARCH_K = 8
 SAMPLED_SCOPES = 10
 """Latency runs rotate over at most this many scopes of a multi-scope store."""
 WARMUP_QUERIES = 5
+PROBE_QUERIES = 50
+"""Hot-path recalls run by the fresh process that measures peak RSS."""
 VECTOR_CHUNK = 5000
 """Ids per ``store.vectors`` call (SQLite limits the number of bound parameters)."""
 
@@ -287,6 +291,61 @@ def machine_info() -> dict[str, Any]:
             "platform": platform.platform(), "numpy": np.__version__}
 
 
+# --- the fresh-process RSS probe --------------------------------------------------------------
+def make_embeddings(name: str) -> Embeddings:
+    """The embedder of ``--embedder NAME`` (the probe process builds its own)."""
+    if name == "hashing":
+        from hermes_graph.embeddings.fake import HashingEmbeddings
+
+        return HashingEmbeddings()
+    if name == "use":
+        from hermes_graph.embeddings.use import USEEmbeddings
+
+        return USEEmbeddings()
+    raise HermesError(f"bench scale: unknown embedder {name!r}; expected use or hashing")
+
+
+def probe(job: Mapping[str, Any]) -> dict[str, float]:
+    """In this (fresh) process: load the embedder, open the store, search, run the hot
+    path over ``job["queries"]`` rotating over ``job["scopes"]``; report RSS and times."""
+    started = time.perf_counter()
+    embeddings = make_embeddings(str(job["embedder"]))
+    loaded = time.perf_counter()
+    scopes, queries = list(job["scopes"]), list(job["queries"])
+    config = MemoryConfig()
+    with MemoryStore(Path(job["db"]), embeddings=embeddings, config=config) as store:
+        store.search(scopes[0], queries[0], k=SEARCH_K)
+        opened = time.perf_counter()
+        for n, query in enumerate(queries):
+            items = recall_memories(store, scopes[n % len(scopes)], query, now=NOW,
+                                    config=config, touch=False)
+            build_block(items, config, count=approx_tokens)
+        return {"peak_rss_mb": peak_rss_mb(), "rss_mb": current_rss_mb(),
+                "embedder_load_s": round(loaded - started, 3),
+                "open_s": round(opened - loaded, 4), "recalls": len(queries)}
+
+
+def probe_main(stdin: Any = None, stdout: Any = None) -> int:
+    """``python -m hermes_graph.bench.scale --probe``: a JSON job on stdin, one JSON
+    line of results on stdout."""
+    job = json.loads((stdin or sys.stdin).read())
+    print(json.dumps(probe(job)), file=stdout or sys.stdout)
+    return 0
+
+
+def run_probe(db: Path, scopes: Sequence[str], queries: Sequence[str],
+              embedder: str) -> dict[str, float]:
+    job = {"db": str(db), "scopes": list(scopes), "queries": list(queries)[:PROBE_QUERIES],
+           "embedder": embedder}
+    done = subprocess.run([sys.executable, "-m", "hermes_graph.bench.scale", "--probe"],
+                          input=json.dumps(job), capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise HermesError(f"bench scale: the RSS probe process failed: "
+                          f"{done.stderr.strip().splitlines()[-1:]}")
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
 # --- the benchmark ---------------------------------------------------------------------------
 @dataclass
 class ScopeSetting:
@@ -314,6 +373,8 @@ class ScaleRun:
     rounds: int
     seed: int
     progress: bool
+    rss_probe: str | None
+    """Embedder name for the fresh-process RSS probe; None: this process's peak."""
 
 
 def fill(run: ScaleRun, setting: ScopeSetting, start: int, end: int) -> dict[str, Any]:
@@ -434,13 +495,16 @@ def measure_latency(run: ScaleRun, setting: ScopeSetting, size: int) -> tuple[
         misses = wrapper.misses - misses_before
     finally:
         store.close()
+    fresh = None if run.rss_probe is None else run_probe(setting.path, sampled, queries,
+                                                          run.rss_probe)
     hot, search_t, brute = timings["recall_inject"], timings["search_no_embed"], timings["numpy"]
     per_scope = size // len(setting.scopes)
     result = {
         "size": size, "scopes": len(setting.scopes),
         "recall_inject_p50_ms": hot["p50"], "recall_inject_p95_ms": hot["p95"],
         "search_p95_ms_no_embed": search_t["p95"], "numpy_p95_ms": brute["p95"],
-        "open_s": round(opened - started, 4), "rss_mb": rss_peak,
+        "open_s": round(opened - started, 4),
+        "rss_mb": rss_peak if fresh is None else fresh["peak_rss_mb"],
     }
     extra = {
         "memories_per_scope": per_scope,
@@ -461,8 +525,10 @@ def measure_latency(run: ScaleRun, setting: ScopeSetting, size: int) -> tuple[
         "store_query_cache_cleared": any(cache_found),
         "open": {"constructor_s": round(constructed - started, 4),
                  "first_search_s": round(opened - constructed, 4)},
-        "rss": {"peak_mb": rss_peak, "before_open_mb": rss_before, "after_runs_mb": rss_after,
-                "peak_reset": peak_reset},
+        "rss": {"measured_in": "this process" if fresh is None else "a fresh process",
+                "fresh_process": fresh,
+                "this_process": {"peak_mb": rss_peak, "before_open_mb": rss_before,
+                                 "after_runs_mb": rss_after, "peak_reset": peak_reset}},
         "load_avg_before": load_before, "load_avg_after": load_after,
     }
     return result, extra
@@ -492,8 +558,13 @@ def target_checks(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 def run_scale(sizes: Sequence[int], *, scopes: int, embeddings: Embeddings,
               queries: int = 150, rounds: int = 2, batch: int = 1000, seed: int = 7,
               workdir: Path | None = None, progress: bool = True,
-              embedder_load_s: float | None = None) -> dict[str, Any]:
-    """Run every size for one scope and, when ``scopes`` > 1, for ``scopes`` scopes."""
+              embedder_load_s: float | None = None,
+              rss_probe: str | None = None) -> dict[str, Any]:
+    """Run every size for one scope and, when ``scopes`` > 1, for ``scopes`` scopes.
+
+    ``rss_probe`` names the embedder (``use``, ``hashing``) a fresh process loads to
+    measure ``rss_mb``; None measures this process instead.
+    """
     sizes = sorted(set(sizes))
     if not sizes or sizes[0] < 1:
         raise HermesError(f"bench scale: sizes must be positive integers, got {sizes!r}")
@@ -521,7 +592,8 @@ def run_scale(sizes: Sequence[int], *, scopes: int, embeddings: Embeddings,
         wrapper.vectors[query] = list(raw)
     run = ScaleRun(memories=make_memories(sizes[-1], seed), queries=query_list,
                    query_vectors=query_vectors, embeddings=wrapper, config=config,
-                   batch=batch, rounds=rounds, seed=seed, progress=progress)
+                   batch=batch, rounds=rounds, seed=seed, progress=progress,
+                   rss_probe=rss_probe)
     results: list[dict[str, Any]] = []
     per_result: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="hermes-scale-") as tmp:
@@ -570,9 +642,18 @@ def run_scale(sizes: Sequence[int], *, scopes: int, embeddings: Embeddings,
                          "seed": seed, "search_k": SEARCH_K, "sampled_scopes": SAMPLED_SCOPES,
                          "ann_threshold": config.ann_threshold,
                          "frozen_pool_cap": config.frozen_pool_cap,
+                         "rss": "this process" if rss_probe is None else
+                         f"a fresh process ({rss_probe} embedder, {PROBE_QUERIES} recalls)",
                          "category_mix": dict(CATEGORY_WEIGHTS),
                          "status_mix": dict(STATUS_WEIGHTS), "clock": NOW.isoformat()},
             "per_result": per_result,
             "targets": target_checks(results),
         },
     }
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--probe"]:
+        sys.exit("usage: python -m hermes_graph.bench.scale --probe  (a JSON job on stdin); "
+                 "run the benchmark with `hermes-graph bench scale`")
+    sys.exit(probe_main())
