@@ -248,3 +248,12 @@ def test_identity_and_constraints_survive_eviction(store: MemoryStore, clock: Fa
         decisions = gate_candidates(store, "u", f"s{n}", [candidate], CONFIG, now=clock())
         apply_decisions(store, "u", f"s{n}", decisions, now=clock(), config=CONFIG)
     assert store.get("u", allergy.id).status == "confirmed"
+
+
+def test_chinese_forget_request_erases_only_what_it_names(store: MemoryStore,
+                                                          clock: FakeClock) -> None:
+    say(store, "u", "s1", "我住在杭州，平时喜欢爬山", clock())
+    assert contents(store, "u") == ["我住在杭州", "平时喜欢爬山"]
+    decisions = say(store, "u", "s2", "把我住在杭州这件事忘掉", clock())
+    assert decisions[0]["action"] == "forget"
+    assert contents(store, "u") == ["平时喜欢爬山"]

@@ -174,8 +174,9 @@ class RuleExtractor:
         elif relation is not None and category not in ("rule", "constraint"):
             subject = f"user.{relation}"  # "我有个闺女叫朵朵": the user's family
         negation = sig.matches(sig.NEGATION, content)
-        if len(content) < self.config.min_content_chars:
-            drop = "too_short"
+        slot = slot_of(content) if subject == "user" else None
+        if len(content) < self.config.min_content_chars and slot is None:
+            drop = "too_short"  # a short clause naming a slot value ("我住在杭州") is no junk
         elif sig.matches(sig.DEICTIC, content):
             drop = "contextual_reference"
         elif sig.matches(sig.ONE_OFF_TIME, content) and category not in ("rule", "constraint") \
@@ -188,7 +189,7 @@ class RuleExtractor:
             content=content, kind=kind, category=category, subject=subject,
             importance=importance, confidence=0.6 if emotional else 0.9,
             source="emotional" if emotional else "explicit",
-            slot=slot_of(content) if subject == "user" else None,
+            slot=slot,
             change_signal=change, negation=negation,
             drop_reason=drop, source_ref=ref)
 

@@ -52,6 +52,7 @@ PREFERENCE = _rx(
     r"我是个?\S{0,4}(迷|爱好者|发烧友)",
     r"\bI (really )?(like|love|prefer|enjoy|hate|dislike|can't stand)\b", r"\bI usually\b",
     r"\bI'?m an? (keen|big|huge|avid)\b", r"\bmy fav(ou)?rite\b", r"\bI always\b",
+    r"^(平时|一般|通常|也|还|最|特别|很)?(喜欢|爱|讨厌|偏好|习惯)",  # implicit 我 after a comma
     r"离不开", r"我\S{0,4}(每天|每周|每晚|每早)", r"\bI'?m (obsessed with|really into|into|a fan of)\b",
     r"\bI can'?t live without\b", r"\bI'?d (like|rather|prefer)\b", r"\bI get around by\b",
 )
