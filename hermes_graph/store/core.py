@@ -164,12 +164,13 @@ class StoreCore:
     def _fetch(self, scope: str, memory_id: object, call: str) -> Memory:
         if isinstance(memory_id, bool) or not isinstance(memory_id, int):
             raise InvalidInputError(f"{call}: memory id must be an integer, got {memory_id!r}")
-        row = self._conn.execute(
-            f"SELECT {rec.COLUMNS} FROM memories WHERE scope = ? AND id = ?",
-            (scope, memory_id)).fetchone()
-        if row is None:
+        with self._lock:  # threads share one connection: every statement holds the lock
+            rows = self._conn.execute(
+                f"SELECT {rec.COLUMNS} FROM memories WHERE scope = ? AND id = ?",
+                (scope, memory_id)).fetchall()
+        if not rows:
             raise MemoryNotFoundError(f"{call}: no memory {memory_id} in scope {scope!r}")
-        return rec.row_to_memory(row)
+        return rec.row_to_memory(rows[0])
 
     def flush(self) -> None:
         """Write changed vector indexes to disk (SQLite is already durable)."""
