@@ -98,12 +98,12 @@ class _Candidates:
 
 
 def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
-            skip: bool, config: MemoryConfig) -> _Candidates:
+            skip: bool, family_topic: bool, config: MemoryConfig) -> _Candidates:
     found = _Candidates()
     profile = store.list(scope, statuses=(*LIVE_STATUSES,), categories=PROFILE_CATEGORIES,
                          min_importance=config.profile_min_importance,
                          most_important_first=True, limit=config.profile_cap)
-    if signals.matches(signals.FAMILY_TOPIC, query):  # the family's own facts, by topic
+    if family_topic:  # the family's own facts, by topic
         profile += store.list(scope, statuses=(*LIVE_STATUSES,), subjects=FAMILY_SUBJECTS,
                               most_important_first=True, limit=config.profile_cap)
     profile += store.list(scope, statuses=("frozen",))
@@ -138,9 +138,10 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     ``touch`` records the recall (use_count, last_used_at) on what is returned.
     """
     skip = should_skip(query, config)
-    found = _gather(store, scope, query, topic, skip=skip, config=config)
-    instruction = current_instruction(query)
     family_topic = signals.matches(signals.FAMILY_TOPIC, query)
+    found = _gather(store, scope, query, topic, skip=skip, family_topic=family_topic,
+                    config=config)
+    instruction = current_instruction(query)
     scored: list[tuple[float, Memory, dict[str, float]]] = []
     for memory_id, memory in found.memories.items():
         similarity = found.similarity.get(memory_id, 0.0)
