@@ -21,8 +21,17 @@ from hermes_graph.nodes.gate import gate_candidates
 from hermes_graph.nodes.persist import apply_decisions
 from hermes_graph.state import DecisionItem
 from hermes_graph.store import MemoryStore
+from hermes_graph.types import Candidate
 
 log = logging.getLogger(__name__)
+
+
+def gate_and_persist(store: MemoryStore, *, scope: str, session: str,
+                     candidates: Sequence[Candidate], now: datetime,
+                     config: MemoryConfig) -> list[DecisionItem]:
+    """The gate decides on the candidates; persist applies the decisions atomically."""
+    decisions = gate_candidates(store, scope, session, candidates, config, now=now)
+    return apply_decisions(store, scope, session, decisions, now=now, config=config)
 
 
 def write_turns(store: MemoryStore, extractor: Extractor, *, scope: str, session: str,
@@ -31,8 +40,8 @@ def write_turns(store: MemoryStore, extractor: Extractor, *, scope: str, session
     candidates = extract_candidates(extractor, turns, now=now, store=store, scope=scope)
     if not candidates:
         return []
-    decisions = gate_candidates(store, scope, session, candidates, config, now=now)
-    return apply_decisions(store, scope, session, decisions, now=now, config=config)
+    return gate_and_persist(store, scope=scope, session=session, candidates=candidates,
+                            now=now, config=config)
 
 
 def end_session(store: MemoryStore, extractor: Extractor, *, scope: str, session: str,
@@ -48,8 +57,8 @@ def end_session(store: MemoryStore, extractor: Extractor, *, scope: str, session
     candidates = catch_up(list(turns), now=now)
     if not candidates:
         return []
-    decisions = gate_candidates(store, scope, session, candidates, config, now=now)
-    return apply_decisions(store, scope, session, decisions, now=now, config=config)
+    return gate_and_persist(store, scope=scope, session=session, candidates=candidates,
+                            now=now, config=config)
 
 
 class MemoryWriter:
