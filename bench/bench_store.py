@@ -59,9 +59,8 @@ from threadpoolctl import threadpool_limits
 from tqdm import tqdm
 
 from hermes_graph.embeddings.use import USEEmbeddings
-from hermes_graph.store.index_cache import scope_file_key
+from hermes_graph.store.keywords import keyword_hits
 from hermes_graph.store.memory_store import MemoryStore
-from hermes_graph.store.search import keyword_hits
 from hermes_graph.types import KIND_OF_CATEGORY, LIVE_STATUSES, Category
 
 FloatMatrix = NDArray[np.float32]
@@ -509,7 +508,6 @@ def bench_size(result: dict[str, Any], store_path: Path, embeddings: BenchEmbedd
             return cast(Any, store).search(SCOPE, q, k=K, query_vector=qvec[q])
         return store.search(SCOPE, q, k=K)
     pool = K * store.config.candidate_multiplier
-    key = scope_file_key(SCOPE)
 
     def cached() -> None:
         embeddings.use_cache = True
@@ -525,8 +523,10 @@ def bench_size(result: dict[str, Any], store_path: Path, embeddings: BenchEmbedd
             "excl": (cached, search_excl),
             "incl": (real, lambda q: store.search(SCOPE, q, k=K)),
             "vector": (cached, lambda q: index.search(qvec[q], pool, LIVE_STATUSES, None)),
-            "keyword": (cached, lambda q: keyword_hits(store._conn, key, q, pool, LIVE_STATUSES,
-                                                       None)),
+            "keyword": (cached, lambda q: keyword_hits(
+                store._conn, SCOPE, q, pool * store.config.keyword_overfetch,
+                scope_size=index.size, max_ratio=store.config.keyword_max_df_ratio,
+                floor=store.config.keyword_min_df_cut)),
             "numpy": (cached, lambda q: numpy_top(matrix, qvec[q], pool)),
         }, queries, rounds, f"{size:,}: search latency", quiet=quiet)
     embeddings.use_cache = True

@@ -41,7 +41,7 @@ def test_two_processes_lose_and_duplicate_nothing(db_path: Path,
 
     conn = sqlite3.connect(db_path)
     rows = conn.execute("SELECT id, scope, content FROM memories").fetchall()
-    fts = conn.execute("SELECT COUNT(*), COUNT(DISTINCT rowid) FROM memory_fts").fetchone()
+    fts = conn.execute("SELECT COUNT(*), COUNT(DISTINCT rowid) FROM memory_terms").fetchone()
     log = conn.execute("SELECT memory_id FROM transitions").fetchall()
     versions = dict(conn.execute("SELECT scope, version FROM scopes").fetchall())
     conn.close()

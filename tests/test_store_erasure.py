@@ -35,11 +35,14 @@ def leaks(directory: Path, needles: tuple[str, ...] = NEEDLES) -> list[tuple[str
 
 
 def fts_rows(db_path: Path, term: str) -> list[int]:
+    """Rows of the keyword index holding ``term`` in any scope (tokens are scope-prefixed)."""
     conn = sqlite3.connect(db_path)
     try:
-        conn.execute("INSERT INTO memory_fts (memory_fts) VALUES ('integrity-check')")
-        return [r[0] for r in conn.execute(
-            "SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?", (f'terms : "{term}"',))]
+        conn.execute("INSERT INTO memory_terms (memory_terms) VALUES ('integrity-check')")
+        tokens = [r[0] for r in conn.execute(
+            "SELECT term FROM memory_terms_vocab WHERE term LIKE ?", (f"%{term}",))]
+        return sorted({r[0] for token in tokens for r in conn.execute(
+            "SELECT rowid FROM memory_terms WHERE memory_terms MATCH ?", (f'"{token}"',))})
     finally:
         conn.close()
 

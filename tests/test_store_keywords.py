@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 
-from hermes_graph import MemoryStore
+from hermes_graph import MemoryConfig, MemoryStore
 from hermes_graph.policy.normalize import index_terms, normalize_key, query_terms
+from hermes_graph.store.keywords import KEYWORD_SCHEME, keyword_hits
 
 FILLER = [f"日常记录第{i}条：今天天气不错，散步{i}分钟" for i in range(60)] + [
     f"routine note {i}: walked the dog for {i} minutes" for i in range(60)]
@@ -95,3 +100,49 @@ def test_query_terms_drop_stopwords_and_duplicates() -> None:
 def test_normalize_key(a: str, b: str, same: bool) -> None:
     assert normalize_key(a) and normalize_key(b)
     assert (normalize_key(a) == normalize_key(b)) is same
+
+
+def test_another_scopes_common_term_still_ranks_here(open_store: Callable[..., MemoryStore],
+                                                     ) -> None:
+    """Term counts are per scope: a word in every memory of one user does not make
+    another user's single mention of it unsearchable (nor does it leak any row)."""
+    store = open_store(config=MemoryConfig(keyword_min_df_cut=5, keyword_max_df_ratio=0.02))
+    store.add_many("busy", [{"content": f"espresso number {i} today"} for i in range(120)])
+    store.add_many("quiet", [{"content": t} for t in FILLER[:40]])
+    target = store.add("quiet", "my favourite drink is an espresso")
+    hits = store.search("quiet", "espresso", k=3)
+    assert hits[0].memory.id == target.id and "keyword" in hits[0].routes
+    assert {h.memory.scope for h in hits} == {"quiet"}
+    # inside "busy" the same word is in every memory: it ranks nothing and is skipped
+    assert all("keyword" not in h.routes for h in store.search("busy", "espresso", k=3))
+
+
+def test_common_terms_of_a_scope_are_skipped_but_rare_ones_rank(
+        open_store: Callable[..., MemoryStore]) -> None:
+    store = open_store(config=MemoryConfig(keyword_min_df_cut=10, keyword_max_df_ratio=0.02))
+    store.add_many("u", [{"content": f"routine walk {i}"} for i in range(30)])
+    target = store.add("u", "routine visit to the zoo")
+    assert keyword_hits(store.db.conn, "u", "routine", 10, scope_size=31, max_ratio=0.02,
+                        floor=10) == {}
+    hits = keyword_hits(store.db.conn, "u", "routine zoo", 10, scope_size=31, max_ratio=0.02,
+                        floor=10)
+    assert list(hits) == [target.id]
+
+
+def test_a_changed_term_scheme_rebuilds_the_keyword_index(
+        open_store: Callable[..., MemoryStore], db_path: Path) -> None:
+    store = open_store()
+    store.add_many("u", [{"content": t} for t in FILLER[:10]])
+    target = store.add("u", "项目代号叫星火计划")
+    store.close()
+    conn = sqlite3.connect(db_path)  # as an older release would have left it
+    conn.execute("DELETE FROM memory_terms")
+    conn.execute("UPDATE store_meta SET value = 'older-scheme' WHERE key = 'keyword_scheme'")
+    conn.commit()
+    conn.close()
+
+    store = open_store()
+    assert store.search("u", "星火", k=1)[0].memory.id == target.id
+    scheme = store.db.execute("SELECT value FROM store_meta WHERE key = 'keyword_scheme'")
+    assert scheme.fetchone()[0] == KEYWORD_SCHEME
+    assert store.db.execute("SELECT COUNT(*) FROM memory_terms").fetchone()[0] == 11

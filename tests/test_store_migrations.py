@@ -14,7 +14,7 @@ from hermes_graph.store.migrations import MIGRATIONS, SCHEMA_VERSION, _split, mi
 from hermes_graph.testing import HashingEmbeddings
 from tests.store_helpers import dump_db
 
-TABLES = {"memories", "memory_fts", "transitions", "history", "scopes", "schema_version"}
+TABLES = {"memories", "memory_terms", "transitions", "history", "scopes", "schema_version"}
 
 
 def versions(path: Path) -> list[int]:

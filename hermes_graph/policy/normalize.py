@@ -12,6 +12,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+TERMS_VERSION = 1
+"""Bump when ``index_terms`` yields other terms: stores then rebuild their keyword index."""
+
 _CJK = (
     r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han
     r"\u3040-\u30ff"  # kana

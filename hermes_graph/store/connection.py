@@ -7,6 +7,7 @@ import time
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.errors import InvalidInputError
+from hermes_graph.store.keywords import ensure_scheme
 from hermes_graph.store.migrations import migrate
 
 
@@ -21,6 +22,7 @@ def open_database(path: str, config: MemoryConfig, *, now: str) -> sqlite3.Conne
                        "synchronous = NORMAL"):
             conn.execute(f"PRAGMA {pragma}")
         migrate(conn, now=now)
+        ensure_scheme(conn)
     except BaseException as exc:
         conn.close()
         if type(exc) is sqlite3.DatabaseError:  # e.g. "file is not a database"

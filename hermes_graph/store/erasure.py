@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from hermes_graph.embeddings.base import embed_texts
+from hermes_graph.store import keywords
 from hermes_graph.store.core import StoreCore
 
 
@@ -45,7 +46,7 @@ class StoreErasure(StoreCore):
             part = ids[start : start + 500]
             marks = ",".join("?" * len(part))
             self._conn.execute(f"DELETE FROM memories WHERE id IN ({marks})", part)
-            self._conn.execute(f"DELETE FROM memory_fts WHERE rowid IN ({marks})", part)
+            keywords.unindex_memories(self._conn, part)
             self._conn.execute(f"DELETE FROM history WHERE memory_id IN ({marks})", part)
         self._bump(scope)
         self._on_index(scope, lambda index: index.remove(ids))
@@ -53,7 +54,7 @@ class StoreErasure(StoreCore):
     def _scrub(self, scope: str | None) -> None:
         """Make erasure physical: merge FTS segments, checkpoint WAL, rewrite the index file."""
         with self._lock:
-            self._conn.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
+            keywords.optimize(self._conn)
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             if scope is not None and self._indexes.loaded(scope) is not None:
                 self._indexes.save(scope, self.embedder_id)

@@ -21,9 +21,9 @@ from hermes_graph.errors import (
 from hermes_graph.policy.normalize import normalize_key
 from hermes_graph.store import portable
 from hermes_graph.store import records as rec
+from hermes_graph.store import search as search_route
 from hermes_graph.store.erasure import StoreErasure
-from hermes_graph.store.index_cache import scope_file_key
-from hermes_graph.store.search import keyword_hits, score_hits
+from hermes_graph.store.keywords import keyword_hits
 from hermes_graph.store.writes import StoreWrites
 from hermes_graph.types import LIVE_STATUSES, Memory, ScoredMemory, Status
 
@@ -138,18 +138,28 @@ class MemoryStore(StoreWrites, StoreErasure):
             index = self._indexes.get(scope, self.dim)
             vector_hits = dict(index.search(vector, pool, statuses, kind_filter))
             keyword = keyword_hits(
-                self._conn, scope_file_key(scope), query,
-                pool * self.config.keyword_overfetch, max_ratio=self.config.keyword_max_df_ratio,
+                self._conn, scope, query, pool * self.config.keyword_overfetch,
+                scope_size=index.size, max_ratio=self.config.keyword_max_df_ratio,
                 floor=self.config.keyword_min_df_cut)
-            ids = list(dict.fromkeys([*vector_hits, *keyword]))
-            if not ids:
-                return []
             where, params = self._where(scope, statuses=statuses, kinds=kind_filter)
             where[0] = "+scope = ?"  # candidates by primary key, then the filters
+            # vector hits passed the index's status filter and carry their cosine;
+            # keyword-only hits are filtered here, and scored from their stored vector
+            extra = [i for i in keyword if i not in vector_hits]
+            cosines = dict(vector_hits)
+            if extra:
+                cosines.update(search_route.blob_cosines(self._conn.execute(
+                    f"SELECT id, embedding FROM memories WHERE {' AND '.join(where)} "
+                    f"AND id IN ({','.join('?' * len(extra))})", [*params, *extra]), vector))
+            ranked = search_route.rank_candidates(cosines, vector_hits, keyword,
+                                                  self.config.keyword_weight, k)
+            if not ranked:
+                return []
             rows = self._conn.execute(
-                f"SELECT {rec.COLUMNS}, embedding FROM memories WHERE {' AND '.join(where)} "
-                f"AND id IN ({','.join('?' * len(ids))})", [*params, *ids]).fetchall()
-        return score_hits(rows, vector, set(vector_hits), keyword, self.config.keyword_weight, k)
+                f"SELECT {rec.COLUMNS} FROM memories WHERE {' AND '.join(where)} "
+                f"AND id IN ({','.join('?' * len(ranked))})",
+                [*params, *(r.id for r in ranked)]).fetchall()
+        return search_route.scored_memories(ranked, rows)
 
     def transitions(self, scope: str,
                     memory_id: int | None = None) -> builtins.list[dict[str, Any]]:

@@ -151,6 +151,18 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX idx_memories_scope_importance ON memories(scope, importance DESC, id DESC);
     """,
+    # v6: the keyword index holds per-scope tokens, so a query never walks the whole
+    # scope's postings (``store.keywords``); it is filled from the memories' content
+    # when the store opens, as is any later change of the term scheme (``store_meta``)
+    """
+    DROP TABLE memory_fts_vocab;
+    DROP TABLE memory_fts;
+    CREATE VIRTUAL TABLE memory_terms USING fts5(
+        terms, tokenize = 'unicode61 remove_diacritics 2'
+    );
+    CREATE VIRTUAL TABLE memory_terms_vocab USING fts5vocab('memory_terms', 'row');
+    CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -174,6 +174,15 @@ def check_names(values: Iterable[object] | None, what: str) -> tuple[str, ...] |
     return checked  # type: ignore[return-value]
 
 
+def _json(text: str) -> Any:
+    """json.loads with the common empty values decoded without the parser (hot path)."""
+    if text == "[]":
+        return []
+    if text == "{}":
+        return {}
+    return json.loads(text)
+
+
 def row_to_memory(row: Mapping[str, Any]) -> Memory:
     return Memory(
         id=int(row["id"]),
@@ -182,7 +191,7 @@ def row_to_memory(row: Mapping[str, Any]) -> Memory:
         category=row["category"],
         content=row["content"],
         subject=row["subject"],
-        qualifiers=tuple(json.loads(row["qualifiers"])),
+        qualifiers=tuple(_json(row["qualifiers"])),
         slot=row["slot"],
         importance=int(row["importance"]),
         confidence=float(row["confidence"]),
@@ -194,11 +203,11 @@ def row_to_memory(row: Mapping[str, Any]) -> Memory:
         last_used_at=from_db(row["last_used_at"]),
         use_count=int(row["use_count"]),
         confirm_count=int(row["confirm_count"]),
-        confirmations=tuple(json.loads(row["confirmations"])),
+        confirmations=tuple(_json(row["confirmations"])),
         superseded_by=row["superseded_by"],
         override_of=row["override_of"],
         version=int(row["version"]),
-        source_ref=json.loads(row["source_ref"]),
+        source_ref=_json(row["source_ref"]),
         embedder_id=row["embedder_id"],
         dim=row["dim"],
     )

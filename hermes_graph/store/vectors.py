@@ -14,6 +14,7 @@ import json
 import math
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
@@ -33,6 +34,15 @@ _KIND_CODE: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
 FloatMatrix = NDArray[np.float32]
 
 
+@dataclass(frozen=True)
+class _Filter:
+    """The rows of a scope passing a status/kind filter, as FAISS sees them."""
+
+    count: int
+    selector: Any
+    bits: NDArray[np.uint8] | None
+
+
 class ScopeIndex:
     """The vectors of one scope, with status/kind codes for pre-search filtering."""
 
@@ -47,9 +57,7 @@ class ScopeIndex:
         self._status: list[int] = []
         self._kind: list[int] = []
         self._pos: dict[int, int] = {}
-        self._arrays: tuple[NDArray[np.int64], NDArray[np.int8], NDArray[np.int8]] | None = None
-        self._selectors: dict[tuple[tuple[str, ...], tuple[str, ...] | None],
-                              tuple[Any, NDArray[np.uint8]]] = {}
+        self._selectors: dict[tuple[tuple[str, ...], tuple[str, ...] | None], _Filter] = {}
 
     # --- contents ---------------------------------------------------------
     @property
@@ -76,7 +84,6 @@ class ScopeIndex:
             self._ids.append(int(row_id))
             self._status.append(_STATUS_CODE[status])
             self._kind.append(_KIND_CODE[kind])
-        self._arrays = None
         self._selectors.clear()
         self._maybe_switch_to_ann()
 
@@ -97,69 +104,63 @@ class ScopeIndex:
             self._ids.pop()
             self._status.pop()
             self._kind.pop()
-        self._arrays = None
         self._selectors.clear()
 
     def set_status(self, row_id: int, status: str) -> None:
         pos = self._pos.get(int(row_id))
         if pos is not None:
             self._status[pos] = _STATUS_CODE[status]
-            self._arrays = None
             self._selectors.clear()
 
     def set_kind(self, row_id: int, kind: str) -> None:
         pos = self._pos.get(int(row_id))
         if pos is not None:
             self._kind[pos] = _KIND_CODE[kind]
-            self._arrays = None
             self._selectors.clear()
 
     # --- search -----------------------------------------------------------
-    def allowed_ids(self, statuses: Sequence[str], kinds: Sequence[str] | None) -> (
-            NDArray[np.int64] | None):
-        """Ids passing the filter, or None when every row passes (no selector needed)."""
-        if self._arrays is None:
-            self._arrays = (
-                np.asarray(self._ids, dtype=np.int64),
-                np.asarray(self._status, dtype=np.int8),
-                np.asarray(self._kind, dtype=np.int8),
-            )
-        ids, status, kind = self._arrays
-        mask = np.isin(status, [_STATUS_CODE[s] for s in statuses])
-        if kinds is not None:
-            mask &= np.isin(kind, [_KIND_CODE[k] for k in kinds])
-        if bool(mask.all()):
-            return None
-        return ids[mask]
-
-    def _selector(self, statuses: Sequence[str], kinds: Sequence[str] | None,
-                  allowed: NDArray[np.int64]) -> Any:
-        """A bitmap selector over row ids, cached per filter until the rows change
-        (building an id hash set on every query cost more than the search)."""
+    def _filter(self, statuses: Sequence[str], kinds: Sequence[str] | None) -> _Filter:
+        """How many rows pass the filter and a bitmap selector of them (None when all
+        pass), cached per filter until the rows change: building either on every query
+        cost more than the search itself."""
         key = (tuple(sorted(statuses)), None if kinds is None else tuple(sorted(kinds)))
         cached = self._selectors.get(key)
-        if cached is None:
+        if cached is not None:
+            return cached
+        ids = np.asarray(self._ids, dtype=np.int64)
+        mask = np.isin(np.asarray(self._status, dtype=np.int8),
+                       [_STATUS_CODE[s] for s in statuses])
+        if kinds is not None:
+            mask &= np.isin(np.asarray(self._kind, dtype=np.int8),
+                            [_KIND_CODE[k] for k in kinds])
+        allowed = ids[mask]
+        if allowed.size == len(ids):
+            cached = _Filter(count=len(ids), selector=None, bits=None)
+        elif allowed.size == 0:
+            cached = _Filter(count=0, selector=None, bits=None)
+        else:
             bits = np.zeros(int(allowed.max()) // 8 + 1, dtype=np.uint8)
             np.bitwise_or.at(bits, allowed >> 3, (1 << (allowed & 7)).astype(np.uint8))
             selector = faiss.IDSelectorBitmap(len(bits) * 8, faiss.swig_ptr(bits))
-            cached = (selector, bits)  # keep the bitmap alive as long as the selector
-            self._selectors[key] = cached
-        return cached[0]
+            # the selector points into ``bits``: keep them alive together
+            cached = _Filter(count=int(allowed.size), selector=selector, bits=bits)
+        self._selectors[key] = cached
+        return cached
 
     def search(self, query: FloatMatrix, k: int, statuses: Sequence[str],
                kinds: Sequence[str] | None) -> list[tuple[int, float]]:
         if not self._ids or k <= 0:
             return []
-        allowed = self.allowed_ids(statuses, kinds)
-        if allowed is not None and allowed.size == 0:
+        allowed = self._filter(statuses, kinds)
+        if allowed.count == 0:
             return []
         params: Any = faiss.SearchParametersIVF() if self.is_ann else faiss.SearchParameters()
         if self.is_ann:
             params.nprobe = self.nprobe
-        if allowed is not None:
-            params.sel = self._selector(statuses, kinds, allowed)
-        k = min(k, self.size if allowed is None else int(allowed.size))
-        scores, ids = self.index.search(query.reshape(1, -1), k, params=params)
+        if allowed.selector is not None:
+            params.sel = allowed.selector
+        scores, ids = self.index.search(query.reshape(1, -1), min(k, allowed.count),
+                                        params=params)
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=True) if i >= 0]
 
     # --- exact <-> approximate --------------------------------------------

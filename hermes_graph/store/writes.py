@@ -12,10 +12,10 @@ from hermes_graph.clock import to_db
 from hermes_graph.errors import (
     InvalidInputError,
 )
-from hermes_graph.policy.normalize import index_terms, normalize_key
+from hermes_graph.policy.normalize import normalize_key
+from hermes_graph.store import keywords
 from hermes_graph.store import records as rec
 from hermes_graph.store.core import StoreCore
-from hermes_graph.store.index_cache import scope_file_key
 from hermes_graph.store.lifecycle import INITIAL_STATUSES, check_status, check_transition
 from hermes_graph.types import Memory, Status
 
@@ -53,11 +53,10 @@ class StoreWrites(StoreCore):
                     list(row.values()))
                 memory_id = int(cursor.lastrowid or 0)
                 ids.append(memory_id)
-                self._conn.execute(
-                    "INSERT INTO memory_fts (rowid, scope_key, terms) VALUES (?, ?, ?)",
-                    (memory_id, scope_file_key(scope), index_terms(row["content"])))
                 self._record(scope, memory_id, None, row["status"], audit["reason"],
                              audit["actor"], audit["at"])
+            keywords.index_memories(
+                self._conn, [(i, scope, r["content"]) for i, (r, _) in zip(ids, rows, strict=True)])
             self._bump(scope)
             statuses = [r["status"] for r, _ in rows]
             kinds = [r["kind"] for r, _ in rows]
@@ -172,8 +171,7 @@ class StoreWrites(StoreCore):
                  json.dumps(rec.memory_to_record(before), ensure_ascii=False), to_db(when)))
             if vector is not None:
                 new["embedding"] = vector.tobytes()
-                self._conn.execute("UPDATE memory_fts SET terms = ? WHERE rowid = ?",
-                                   (index_terms(new["content"]), before.id))
+                keywords.reindex_memory(self._conn, before.id, scope, new["content"])
             new.update(updated_at=to_db(when), version=before.version + 1)
             self._conn.execute(
                 f"UPDATE memories SET {', '.join(f'{k} = ?' for k in new)} WHERE id = ?",

@@ -1,0 +1,120 @@
+"""The keyword index: SQLite FTS5 over per-scope tokens.
+
+Every token is the term prefixed with a fixed-length key of its scope
+(``<key><term>``), so a scope's terms are distinct tokens: a query walks only
+its own scope's postings, and the vocabulary's document counts are per scope.
+A scope column would make every query walk the whole scope's posting list.
+
+Which terms a text yields (``policy.normalize.index_terms``) may change between
+releases; the scheme that built a database's index is stored in ``store_meta``
+and the index is rebuilt from the memories' content when it differs, so a
+query's terms always match the stored ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+from hermes_graph.policy.normalize import (
+    TERMS_VERSION,
+    fts_match_expression,
+    index_terms,
+    query_terms,
+)
+
+KEYWORD_SCHEME = f"scoped-terms/{TERMS_VERSION}"
+"""Names how the stored tokens were made; a change rebuilds the index on open."""
+MAX_QUERY_TERMS = 64
+_REINDEX_BATCH = 2_000
+
+
+def token_key(scope: str) -> str:
+    """A fixed-length, token-safe key of a scope (16 hex digits of SHA-256)."""
+    return "k" + hashlib.sha256(scope.encode("utf-8")).hexdigest()[:16]
+
+
+def scoped_tokens(key: str, text: str) -> str:
+    """The space-separated tokens stored for ``text`` in the scope with ``key``."""
+    return " ".join(key + term for term in index_terms(text).split())
+
+
+def index_memories(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str]]) -> None:
+    """Add (id, scope, content) rows to the keyword index."""
+    conn.executemany("INSERT INTO memory_terms (rowid, terms) VALUES (?, ?)",
+                     [(memory_id, scoped_tokens(token_key(scope), content))
+                      for memory_id, scope, content in rows])
+
+
+def reindex_memory(conn: sqlite3.Connection, memory_id: int, scope: str, content: str) -> None:
+    conn.execute("UPDATE memory_terms SET terms = ? WHERE rowid = ?",
+                 (scoped_tokens(token_key(scope), content), memory_id))
+
+
+def unindex_memories(conn: sqlite3.Connection, ids: Sequence[int]) -> None:
+    conn.execute(f"DELETE FROM memory_terms WHERE rowid IN ({','.join('?' * len(ids))})",
+                 list(ids))
+
+
+def optimize(conn: sqlite3.Connection) -> None:
+    """Merge the index's segments, so erased tokens leave the file (with VACUUM)."""
+    conn.execute("INSERT INTO memory_terms (memory_terms) VALUES ('optimize')")
+
+
+def ensure_scheme(conn: sqlite3.Connection) -> bool:
+    """Rebuild the index if another scheme built it; True if it was rebuilt."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        row = conn.execute(
+            "SELECT value FROM store_meta WHERE key = 'keyword_scheme'").fetchone()
+        stale = row is None or row[0] != KEYWORD_SCHEME
+        if stale:
+            conn.execute("DELETE FROM memory_terms")
+            cursor = conn.execute("SELECT id, scope, content FROM memories ORDER BY id")
+            while batch := cursor.fetchmany(_REINDEX_BATCH):
+                index_memories(conn, [(int(r[0]), str(r[1]), str(r[2])) for r in batch])
+            conn.execute("INSERT INTO store_meta (key, value) VALUES ('keyword_scheme', ?) "
+                         "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                         (KEYWORD_SCHEME,))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return stale
+
+
+def discriminating_terms(conn: sqlite3.Connection, key: str, terms: Sequence[str], *,
+                         scope_size: int, max_ratio: float, floor: int) -> list[str]:
+    """Drop terms found in more than ``max_ratio`` of the scope's memories (and in more
+    than ``floor``): a term in every other memory ranks nothing, yet BM25 must score
+    all of its rows."""
+    limit = max(floor, int(max_ratio * scope_size))
+    if scope_size <= limit:  # no term can be that common: skip the count look-up
+        return list(terms)
+    tokens = [key + t for t in terms]
+    counts = dict(conn.execute(
+        f"SELECT term, doc FROM memory_terms_vocab WHERE term IN ({','.join('?' * len(tokens))})",
+        tokens))
+    # an unlisted term may still match once FTS5 folds its diacritics ("müller")
+    return [t for t, token in zip(terms, tokens, strict=True) if counts.get(token, 0) <= limit]
+
+
+def keyword_hits(conn: sqlite3.Connection, scope: str, query: str, limit: int, *,
+                 scope_size: int, max_ratio: float, floor: int) -> dict[int, float]:
+    """FTS5 BM25 hits of one scope, as id -> positive score (higher is better).
+
+    Status and kind are filtered with the rows themselves (a join here costs
+    more than it saves); callers over-fetch to leave room for that.
+    """
+    key = token_key(scope)
+    terms = query_terms(query)[:MAX_QUERY_TERMS]
+    if terms:
+        terms = discriminating_terms(conn, key, terms, scope_size=scope_size,
+                                     max_ratio=max_ratio, floor=floor)
+    if not terms:
+        return {}
+    sql = ("SELECT rowid, -bm25(memory_terms) AS score FROM memory_terms "
+           "WHERE memory_terms MATCH ? ORDER BY score DESC LIMIT ?")
+    match = fts_match_expression([key + t for t in terms])
+    return {int(r[0]): float(r[1]) for r in conn.execute(sql, (match, limit))}
