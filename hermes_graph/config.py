@@ -34,6 +34,13 @@ class MemoryConfig:
     """Scope size from which the vector index switches from exact to IVF search."""
     ann_nprobe: int = 64
     """IVF lists probed per query once a scope uses approximate search."""
+    ann_retrain_growth: float = 4.0
+    """An IVF index is retrained once its scope has grown this many times its trained size
+    (at flush/close, never inside a write)."""
+    ann_train_points_per_list: int = 40
+    """k-means sample per IVF list (FAISS warns below 39)."""
+    ann_train_iterations: int = 10
+    """k-means iterations when training an IVF index."""
     candidate_multiplier: int = 4
     """Each route fetches k * this many candidates before fusion."""
     keyword_overfetch: int = 3

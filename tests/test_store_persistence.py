@@ -155,3 +155,26 @@ def test_growing_past_the_ann_threshold_keeps_results(open_store: Callable[..., 
         store = open_store(tmp_path / f"ann-{threshold}.db",
                            config=MemoryConfig(ann_threshold=threshold))
         assert store.search("u", texts[63], k=1)[0].memory.content == texts[63]
+
+
+def test_ivf_training_waits_for_flush_and_keeps_results(
+        open_store: Callable[..., MemoryStore], tmp_path: Path) -> None:
+    """k-means never runs inside a write: the index stays exact until flush/close."""
+    texts = [f"note {i}: 城市{i} harbour{i} lantern{i}" for i in range(60)]
+    store = open_store(tmp_path / "train.db", config=MemoryConfig(ann_threshold=40))
+    assert store.search("u", "nothing yet") == []  # the index is loaded, as in an agent
+    store.add_many("u", [{"content": t} for t in texts])
+    before = store.stats("u")
+    assert (before["index"], before["index_training_due"]) == ("flat", True)
+    tops = [store.search("u", texts[i], k=1)[0].memory.id for i in (0, 30, 59)]
+    store.flush()
+    after = store.stats("u")
+    assert (after["index"], after["index_trained_on"], after["index_training_due"]) == (
+        "ivf", 60, False)
+    assert [store.search("u", texts[i], k=1)[0].memory.id for i in (0, 30, 59)] == tops
+    store.add_many("u", [{"content": f"later {i} 灯塔{i}"} for i in range(200)])
+    assert store.stats("u")["index_training_due"]  # outgrew 4x its training set
+    store.close()
+    store = open_store(tmp_path / "train.db", config=MemoryConfig(ann_threshold=40))
+    assert store.stats("u")["index_trained_on"] == 260  # retrained on close, and saved
+    assert store.search("u", texts[30], k=1)[0].memory.id == tops[1]

@@ -200,7 +200,8 @@ def scale_markdown(result: Mapping[str, Any], plot: str = SCALE_PLOT_FILE) -> st
                 f"query embed alone p50 / p95 {lat['query_embed_only']['p50']} / "
                 f"{lat['query_embed_only']['p95']} ms; add: {write['rows_added']:,} rows in "
                 f"{write['add_many_calls']} add_many calls, {write['seconds']} s "
-                f"({write['per_cpu_s']:,.0f}/CPU-s, slowest call {write['slowest_call_s']} s); "
+                f"({write['per_cpu_s']:,.0f}/CPU-s, slowest call {write['slowest_call_s']} s; "
+                f"flush after, incl. IVF training: {write.get('flush_s', 'n/a')} s); "
                 f"open: constructor {d['open']['constructor_s']} s + first search "
                 f"{d['open']['first_search_s']} s; {_scale_rss(d['rss'])}; load avg "
                 f"{d['load_avg_before']} -> {d['load_avg_after']}")

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from hermes_graph.config import MemoryConfig
-from hermes_graph.store.vectors import ScopeIndex
+from hermes_graph.store.vectors import AnnSettings, ScopeIndex
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,11 @@ class IndexCache:
         self._conn = conn
         self._dir = directory
         self._config = config
+        self._ann = AnnSettings(
+            threshold=config.ann_threshold, nprobe=config.ann_nprobe,
+            retrain_growth=config.ann_retrain_growth,
+            train_points_per_list=config.ann_train_points_per_list,
+            train_iterations=config.ann_train_iterations)
         self._loaded: dict[str, ScopeIndex] = {}
         self._dirty: set[str] = set()
 
@@ -74,9 +79,7 @@ class IndexCache:
         index: ScopeIndex | None = None
         if path is not None and path.exists():
             try:
-                index, file_version = ScopeIndex.load(
-                    path, dim=dim, ann_threshold=self._config.ann_threshold,
-                    nprobe=self._config.ann_nprobe, rows=rows)
+                index, file_version = ScopeIndex.load(path, dim=dim, ann=self._ann, rows=rows)
                 if file_version != version:
                     log.info("vector index file is stale (v%s, db v%s); rebuilding",
                              file_version, version)
@@ -85,8 +88,7 @@ class IndexCache:
                 log.warning("vector index for a scope is unreadable (%s); rebuilding", exc)
                 index = None
         if index is None:
-            index = ScopeIndex(dim, ann_threshold=self._config.ann_threshold,
-                               nprobe=self._config.ann_nprobe)
+            index = ScopeIndex(dim, ann=self._ann)
             self._add_from_sqlite(index, rows, dim)
             if path is not None:
                 self._dirty.add(scope)
@@ -111,14 +113,18 @@ class IndexCache:
         if vectors.shape[1] != dim:
             raise ValueError(f"stored embeddings have dimension {vectors.shape[1]}, not {dim}")
         index.add([r[0] for r in rows], vectors, [r[1] for r in rows], [r[2] for r in rows])
+        index.train()  # once, on everything: not a user's write waiting on k-means
 
     def save(self, scope: str, embedder_id: str) -> None:
+        """Train the scope's IVF if it is due (session-end maintenance), then write it."""
         index = self._loaded.get(scope)
-        path = self._path(scope)
-        if index is None or path is None:
+        if index is None:
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        index.save(path, embedder_id=embedder_id)
+        index.train()
+        path = self._path(scope)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            index.save(path, embedder_id=embedder_id)
         self._dirty.discard(scope)
 
     def save_dirty(self, embedder_id: str) -> None:

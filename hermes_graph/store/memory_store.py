@@ -205,6 +205,13 @@ class MemoryStore(StoreWrites, StoreErasure):
 
     def stats(self, scope: str) -> dict[str, Any]:
         """Counts by status, kind and category, plus embedder and index facts."""
-        return portable.scope_stats(self, self._scope(scope, "stats"))
+        scope = self._scope(scope, "stats")
+        with self._lock:
+            self._check_embedder(scope, claim=False)
+            index = self._indexes.get(scope, self.dim)
+            facts = {"index": "ivf" if index.is_ann else "flat", "vectors": index.size,
+                     "index_trained_on": index.trained_size,
+                     "index_training_due": index.needs_training}
+        return {**portable.scope_stats(self, scope), **facts}
 
 

@@ -43,13 +43,23 @@ class _Filter:
     bits: NDArray[np.uint8] | None
 
 
+@dataclass(frozen=True, kw_only=True)
+class AnnSettings:
+    """When a scope's index turns approximate (IVF) and how it is trained."""
+
+    threshold: int
+    nprobe: int
+    retrain_growth: float
+    train_points_per_list: int
+    train_iterations: int
+
+
 class ScopeIndex:
     """The vectors of one scope, with status/kind codes for pre-search filtering."""
 
-    def __init__(self, dim: int, *, ann_threshold: int, nprobe: int) -> None:
+    def __init__(self, dim: int, *, ann: AnnSettings) -> None:
         self.dim = dim
-        self.ann_threshold = ann_threshold
-        self.nprobe = nprobe
+        self.ann = ann
         self.version = -1
         self.trained_size = 0
         self.index: Any = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
@@ -85,7 +95,6 @@ class ScopeIndex:
             self._status.append(_STATUS_CODE[status])
             self._kind.append(_KIND_CODE[kind])
         self._selectors.clear()
-        self._maybe_switch_to_ann()
 
     def remove(self, ids: Iterable[int]) -> None:
         present = [int(i) for i in ids if int(i) in self._pos]
@@ -156,7 +165,7 @@ class ScopeIndex:
             return []
         params: Any = faiss.SearchParametersIVF() if self.is_ann else faiss.SearchParameters()
         if self.is_ann:
-            params.nprobe = self.nprobe
+            params.nprobe = self.ann.nprobe
         if allowed.selector is not None:
             params.sel = allowed.selector
         scores, ids = self.index.search(query.reshape(1, -1), min(k, allowed.count),
@@ -170,20 +179,35 @@ class ScopeIndex:
             np.zeros((0, self.dim), dtype=np.float32))
         return ids, vectors.astype(np.float32)
 
-    def _maybe_switch_to_ann(self) -> None:
-        grew = self.is_ann and self.size > 4 * self.trained_size
-        if (not self.is_ann and self.size >= self.ann_threshold) or grew:
-            if not self.is_ann:
-                ids = faiss.vector_to_array(self.index.id_map).astype(np.int64)
-                flat: Any = faiss.downcast_index(self.index.index)
-                vectors = faiss.rev_swig_ptr(flat.get_xb(), flat.ntotal * self.dim)
-                vectors = np.asarray(vectors, dtype=np.float32).reshape(-1, self.dim).copy()
-            else:
-                # row ids are not 0..n-1, so reconstruct() needs a hashtable direct map
-                self.index.set_direct_map_type(cast(Any, faiss).DirectMap.Hashtable)
-                ids, vectors = self._all_vectors()
-            self.index = build_ivf(ids, vectors, self.dim)
-            self.trained_size = len(ids)
+    @property
+    def needs_training(self) -> bool:
+        """Has the scope reached the approximate-search size, or outgrown its IVF?"""
+        if self.is_ann:
+            return self.size > self.ann.retrain_growth * self.trained_size
+        return self.size >= self.ann.threshold
+
+    def train(self) -> bool:
+        """(Re)build the IVF index if it is due; True if it was.
+
+        Never called from a write: k-means takes seconds at 100k rows, so the
+        store trains on ``flush``/``close`` (session end) and when it rebuilds an
+        index from SQLite. Until then the current index keeps taking new rows.
+        """
+        if not self.needs_training:
+            return False
+        if not self.is_ann:
+            ids = faiss.vector_to_array(self.index.id_map).astype(np.int64)
+            flat: Any = faiss.downcast_index(self.index.index)
+            vectors = faiss.rev_swig_ptr(flat.get_xb(), flat.ntotal * self.dim)
+            vectors = np.asarray(vectors, dtype=np.float32).reshape(-1, self.dim).copy()
+        else:
+            # row ids are not 0..n-1, so reconstruct() needs a hashtable direct map
+            self.index.set_direct_map_type(cast(Any, faiss).DirectMap.Hashtable)
+            ids, vectors = self._all_vectors()
+        self.index = build_ivf(ids, vectors, self.dim, self.ann)
+        self.trained_size = len(ids)
+        self._selectors.clear()
+        return True
 
     # --- persistence ------------------------------------------------------
     def save(self, path: Path, *, embedder_id: str) -> None:
@@ -197,7 +221,7 @@ class ScopeIndex:
         os.replace(meta_tmp, path.with_suffix(".json"))
 
     @classmethod
-    def load(cls, path: Path, *, dim: int, ann_threshold: int, nprobe: int,
+    def load(cls, path: Path, *, dim: int, ann: AnnSettings,
              rows: Sequence[tuple[int, str, str]]) -> tuple[ScopeIndex, int]:
         """Read an index file; returns it with the scope version it reflects.
 
@@ -208,7 +232,7 @@ class ScopeIndex:
         index: Any = faiss.read_index(str(path))
         if index.d != dim or int(meta["dim"]) != dim:
             raise ValueError(f"index dimension {index.d} differs from {dim}")
-        scope_index = cls(dim, ann_threshold=ann_threshold, nprobe=nprobe)
+        scope_index = cls(dim, ann=ann)
         scope_index.index = index
         scope_index.trained_size = int(meta.get("trained_size", 0))
         if isinstance(index, faiss.IndexIVF):
@@ -226,13 +250,16 @@ class ScopeIndex:
         return scope_index, int(meta["version"])
 
 
-def build_ivf(ids: NDArray[np.int64], vectors: FloatMatrix, dim: int) -> Any:
+def build_ivf(ids: NDArray[np.int64], vectors: FloatMatrix, dim: int,
+              ann: AnnSettings) -> Any:
     nlist = max(1, min(int(4 * math.sqrt(len(ids))), len(ids)))  # k-means needs n >= nlist
     quantizer = faiss.IndexFlatIP(dim)
     index = faiss.IndexIVFFlat(quantizer, dim, nlist, faiss.METRIC_INNER_PRODUCT)
+    index.cp.niter = ann.train_iterations
+    sample_size = ann.train_points_per_list * nlist
     rng = np.random.default_rng(0)
-    sample = vectors if len(vectors) <= 64 * nlist else vectors[
-        rng.choice(len(vectors), 64 * nlist, replace=False)]
+    sample = vectors if len(vectors) <= sample_size else vectors[
+        rng.choice(len(vectors), sample_size, replace=False)]
     index.train(sample)
     index.add_with_ids(vectors, ids)
     return index
