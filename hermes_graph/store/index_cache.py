@@ -128,7 +128,9 @@ class IndexCache:
         self._dirty.discard(scope)
 
     def save_dirty(self, embedder_id: str) -> None:
-        for scope in list(self._dirty):
+        """Write changed indexes, and train any loaded one that is due (session end)."""
+        due = [scope for scope, index in self._loaded.items() if index.needs_training]
+        for scope in dict.fromkeys([*self._dirty, *due]):
             self.save(scope, embedder_id)
 
     def delete_files(self, scope: str) -> None:

@@ -145,7 +145,9 @@ class MemoryStore(StoreWrites, StoreErasure):
             where[0] = "+scope = ?"  # candidates by primary key, then the filters
             # vector hits passed the index's status filter and carry their cosine;
             # keyword-only hits are filtered here, and scored from their stored vector
-            extra = [i for i in keyword if i not in vector_hits]
+            extra = search_route.keyword_only_worth_reading(
+                vector_hits, keyword, self.config.keyword_weight, k,
+                pool_full=len(vector_hits) >= pool)
             cosines = dict(vector_hits)
             if extra:
                 cosines.update(search_route.blob_cosines(self._conn.execute(

@@ -49,6 +49,33 @@ def rank_candidates(cosines: Mapping[int, float], vector_ids: Collection[int],
     return ranked[:k]
 
 
+def keyword_only_worth_reading(vector_hits: Mapping[int, float], keyword: Mapping[int, float],
+                               keyword_weight: float, k: int, *, pool_full: bool) -> list[int]:
+    """Keyword-only candidates that could still reach the top ``k``, best keyword first.
+
+    A candidate the vector route did not return has a cosine no higher than the
+    lowest one it did return (when its pool was full), so its fused score has a
+    ceiling; below the k-th best score already known it cannot rank, and its
+    stored vector is not read. Exact on a flat index; on IVF, as exact as the
+    vector route itself.
+    """
+    best_keyword = max(keyword.values(), default=0.0)
+    extra = sorted((i for i in keyword if i not in vector_hits), key=lambda i: -keyword[i])
+    if best_keyword <= 0 or not extra:
+        return extra
+    known = sorted((fuse(cosine, keyword.get(i, 0.0) / best_keyword, keyword_weight)
+                    for i, cosine in vector_hits.items()), reverse=True)
+    if len(known) < k or not pool_full:
+        return extra
+    threshold, ceiling = known[k - 1], min(vector_hits.values())
+    worth: list[int] = []
+    for memory_id in extra:
+        if fuse(ceiling, keyword[memory_id] / best_keyword, keyword_weight) < threshold:
+            break  # the rest have lower keyword scores: lower ceilings
+        worth.append(memory_id)
+    return worth
+
+
 def blob_cosines(rows: Iterable[Sequence[Any]],
                  query_vector: NDArray[np.float32]) -> dict[int, float]:
     """Cosines of (id, embedding blob) rows against the normalised query vector."""

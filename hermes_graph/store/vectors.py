@@ -252,7 +252,8 @@ class ScopeIndex:
 
 def build_ivf(ids: NDArray[np.int64], vectors: FloatMatrix, dim: int,
               ann: AnnSettings) -> Any:
-    nlist = max(1, min(int(4 * math.sqrt(len(ids))), len(ids)))  # k-means needs n >= nlist
+    # 4 sqrt(n) lists, but never fewer training points per list than asked for
+    nlist = max(1, min(int(4 * math.sqrt(len(ids))), len(ids) // ann.train_points_per_list))
     quantizer = faiss.IndexFlatIP(dim)
     index = faiss.IndexIVFFlat(quantizer, dim, nlist, faiss.METRIC_INNER_PRODUCT)
     index.cp.niter = ann.train_iterations
