@@ -5,7 +5,10 @@ has its own index (never a shared index filtered afterwards). The index keeps
 a small copy of each row's status and kind so a filtered search passes FAISS
 an id selector of exactly the rows that may be returned, instead of filtering
 after the search. Small scopes use exact inner-product search; from
-``ann_threshold`` rows on, an IVF index keeps large scopes fast.
+``ann_threshold`` rows on, an IVF index keeps large scopes fast. k-means
+training never runs inside a write: a scope that crossed the threshold (or
+outgrew its IVF) is trained at ``flush``/``close``, and keeps its current index
+until then.
 """
 
 from __future__ import annotations
