@@ -12,7 +12,7 @@ from hermes_graph.clock import to_db
 from hermes_graph.errors import (
     InvalidInputError,
 )
-from hermes_graph.policy.normalize import index_terms, normalize_key
+from hermes_graph.policy.normalize import keyword_index_terms, normalize_key
 from hermes_graph.store import records as rec
 from hermes_graph.store.core import StoreCore
 from hermes_graph.store.index_cache import scope_file_key
@@ -55,7 +55,7 @@ class StoreWrites(StoreCore):
                 ids.append(memory_id)
                 self._conn.execute(
                     "INSERT INTO memory_fts (rowid, scope_key, terms) VALUES (?, ?, ?)",
-                    (memory_id, scope_file_key(scope), index_terms(row["content"])))
+                    (memory_id, scope_file_key(scope), keyword_index_terms(row["content"])))
                 self._record(scope, memory_id, None, row["status"], audit["reason"],
                              audit["actor"], audit["at"])
             self._bump(scope)
@@ -173,7 +173,7 @@ class StoreWrites(StoreCore):
             if vector is not None:
                 new["embedding"] = vector.tobytes()
                 self._conn.execute("UPDATE memory_fts SET terms = ? WHERE rowid = ?",
-                                   (index_terms(new["content"]), before.id))
+                                   (keyword_index_terms(new["content"]), before.id))
             new.update(updated_at=to_db(when), version=before.version + 1)
             self._conn.execute(
                 f"UPDATE memories SET {', '.join(f'{k} = ?' for k in new)} WHERE id = ?",
