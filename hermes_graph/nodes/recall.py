@@ -19,10 +19,13 @@ from typing import Any
 import numpy as np
 from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.runtime import Runtime
+from numpy.typing import NDArray
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.nodes._common import context_of, now_of
 from hermes_graph.policy import signals
+from hermes_graph.policy.diversity import mmr_order
+from hermes_graph.policy.feedback import feedback_vector
 from hermes_graph.policy.frozen import confirmation_weight
 from hermes_graph.policy.recall import (
     CurrentInstruction,
@@ -31,10 +34,10 @@ from hermes_graph.policy.recall import (
     is_core,
     tier_of,
 )
-from hermes_graph.policy.scoring import fused_score
+from hermes_graph.policy.scoring import fused_score, relevance_share
 from hermes_graph.state import MemoryContext, MemoryState, RecalledItem
 from hermes_graph.store import MemoryStore
-from hermes_graph.types import LIVE_STATUSES, Memory
+from hermes_graph.types import LIVE_STATUSES, Memory, ScoredMemory
 
 log = logging.getLogger(__name__)
 
@@ -112,12 +115,15 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
     if skip:
         return found
     vector = store.embed_query(query)
-    k = config.recall_k * 2
-    for hit in store.search(scope, query, k=k, query_vector=vector):
+    k = config.recall_k * config.recall_pool_factor
+    hits = store.search(scope, query, k=k, query_vector=vector)
+    for hit in hits:
         for route in hit.routes:
             # relevance: the cosine, raised by a keyword (BM25) match where there is one
             found.add(hit.memory, route, max(hit.vector_score, hit.score),
                       keyword=route == "keyword")
+    if config.feedback_seeds and hits:
+        _second_hop(store, scope, query, vector, hits, found, config)
     for hit in store.search(scope, query, k=config.long_tail_top_n, statuses=("archived",),
                             query_vector=vector):
         found.add(hit.memory, "archive", hit.vector_score, keyword=hit.keyword_score > 0)
@@ -128,6 +134,19 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
     for memory_id, stored in store.vectors(scope, missing).items():
         found.similarity[memory_id] = float(np.dot(stored, vector))  # profile route: exact cosine
     return found
+
+
+def _second_hop(store: MemoryStore, scope: str, query: str, vector: NDArray[np.float32],
+                hits: Sequence[ScoredMemory], found: _Candidates, config: MemoryConfig) -> None:
+    """Search again with the query moved towards the best first hits (policy.feedback);
+    what it adds counts ``feedback_route_weight`` of its relevance, like the topic route."""
+    seeds = store.vectors(scope, [h.memory.id for h in hits[:config.feedback_seeds]])
+    moved = feedback_vector(vector, list(seeds.values()), config.feedback_weight)
+    for hit in store.search(scope, query, k=config.recall_k * config.recall_pool_factor,
+                            query_vector=moved):
+        if hit.memory.id not in found.memories:
+            found.add(hit.memory, "feedback",
+                      max(hit.vector_score, hit.score) * config.feedback_route_weight)
 
 
 def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime,
@@ -142,6 +161,7 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     found = _gather(store, scope, query, topic, skip=skip, family_topic=family_topic,
                     config=config)
     instruction = current_instruction(query)
+    best = max((found.similarity.get(i, 0.0) for i in found.memories), default=0.0)
     scored: list[tuple[float, Memory, dict[str, float]]] = []
     for memory_id, memory in found.memories.items():
         similarity = found.similarity.get(memory_id, 0.0)
@@ -155,10 +175,16 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
             continue  # beyond the core, the profile route still needs relevance
         context = 1.0 if keyword_hit or family or memory.kind == "procedural" else 0.0
         score, parts = fused_score(memory, similarity=similarity, context_match=context, now=now,
-                                   config=config)
+                                   config=config,
+                                   share=relevance_share(similarity, best, config))
         score, parts = _current_first(memory, score, parts, instruction, config)
         scored.append((score, memory, parts))
     scored.sort(key=lambda s: (-s[0], s[1].id))
+    if config.diversity_penalty > 0 and len(scored) > 2:
+        stored = store.vectors(scope, [m.id for _, m, _ in scored])
+        order = mmr_order([s for s, _, _ in scored], [stored.get(m.id) for _, m, _ in scored],
+                          config.diversity_penalty)
+        scored = [scored[i] for i in order]
     items: list[RecalledItem] = []
     rank = 0
     for score, memory, parts in scored:
