@@ -19,13 +19,10 @@ from typing import Any
 import numpy as np
 from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.runtime import Runtime
-from numpy.typing import NDArray
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.nodes._common import context_of, now_of
 from hermes_graph.policy import signals
-from hermes_graph.policy.diversity import mmr_order
-from hermes_graph.policy.feedback import feedback_vector
 from hermes_graph.policy.frozen import confirmation_weight
 from hermes_graph.policy.recall import (
     CurrentInstruction,
@@ -37,7 +34,7 @@ from hermes_graph.policy.recall import (
 from hermes_graph.policy.scoring import fused_score, relevance_share
 from hermes_graph.state import MemoryContext, MemoryState, RecalledItem
 from hermes_graph.store import MemoryStore
-from hermes_graph.types import LIVE_STATUSES, Memory, ScoredMemory
+from hermes_graph.types import LIVE_STATUSES, Memory
 
 log = logging.getLogger(__name__)
 
@@ -115,15 +112,12 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
     if skip:
         return found
     vector = store.embed_query(query)
-    k = config.recall_k * config.recall_pool_factor
-    hits = store.search(scope, query, k=k, query_vector=vector)
-    for hit in hits:
+    k = config.recall_k * 2
+    for hit in store.search(scope, query, k=k, query_vector=vector):
         for route in hit.routes:
             # relevance: the cosine, raised by a keyword (BM25) match where there is one
             found.add(hit.memory, route, max(hit.vector_score, hit.score),
                       keyword=route == "keyword")
-    if config.feedback_seeds and hits:
-        _second_hop(store, scope, query, vector, hits, found, config)
     for hit in store.search(scope, query, k=config.long_tail_top_n, statuses=("archived",),
                             query_vector=vector):
         found.add(hit.memory, "archive", hit.vector_score, keyword=hit.keyword_score > 0)
@@ -134,19 +128,6 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
     for memory_id, stored in store.vectors(scope, missing).items():
         found.similarity[memory_id] = float(np.dot(stored, vector))  # profile route: exact cosine
     return found
-
-
-def _second_hop(store: MemoryStore, scope: str, query: str, vector: NDArray[np.float32],
-                hits: Sequence[ScoredMemory], found: _Candidates, config: MemoryConfig) -> None:
-    """Search again with the query moved towards the best first hits (policy.feedback);
-    what it adds counts ``feedback_route_weight`` of its relevance, like the topic route."""
-    seeds = store.vectors(scope, [h.memory.id for h in hits[:config.feedback_seeds]])
-    moved = feedback_vector(vector, list(seeds.values()), config.feedback_weight)
-    for hit in store.search(scope, query, k=config.recall_k * config.recall_pool_factor,
-                            query_vector=moved):
-        if hit.memory.id not in found.memories:
-            found.add(hit.memory, "feedback",
-                      max(hit.vector_score, hit.score) * config.feedback_route_weight)
 
 
 def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime,
@@ -180,11 +161,6 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
         score, parts = _current_first(memory, score, parts, instruction, config)
         scored.append((score, memory, parts))
     scored.sort(key=lambda s: (-s[0], s[1].id))
-    if config.diversity_penalty > 0 and len(scored) > 2:
-        stored = store.vectors(scope, [m.id for _, m, _ in scored])
-        order = mmr_order([s for s, _, _ in scored], [stored.get(m.id) for _, m, _ in scored],
-                          config.diversity_penalty)
-        scored = [scored[i] for i in order]
     items: list[RecalledItem] = []
     rank = 0
     for score, memory, parts in scored:

@@ -149,8 +149,7 @@ class MemoryStore(StoreWrites, StoreErasure):
             rows = self._conn.execute(
                 f"SELECT {rec.COLUMNS}, embedding FROM memories WHERE {' AND '.join(where)} "
                 f"AND id IN ({','.join('?' * len(ids))})", [*params, *ids]).fetchall()
-        return score_hits(rows, vector, set(vector_hits), keyword, self.config.keyword_weight, k,
-                          fusion=self.config.search_fusion, rrf_k=self.config.rrf_k)
+        return score_hits(rows, vector, set(vector_hits), keyword, self.config.keyword_weight, k)
 
     def transitions(self, scope: str,
                     memory_id: int | None = None) -> builtins.list[dict[str, Any]]:

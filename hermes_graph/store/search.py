@@ -52,28 +52,14 @@ def fuse(vector_score: float, keyword_score: float, keyword_weight: float) -> fl
     return (1.0 - keyword_weight) * max(vector_score, 0.0) + keyword_weight * keyword_score
 
 
-def rank_fuse(vector_rank: int, keyword_rank: int | None, keyword_weight: float,
-              rrf_k: float) -> float:
-    """Weighted reciprocal-rank fusion, scaled so first on both routes scores 1.0.
-
-    Ranks are 1-based; a memory the keyword route did not find gets no keyword part.
-    Ranks ignore the routes' score scales (cosines crowd together, BM25 is unbounded),
-    so one route cannot swamp the other by its scale alone.
-    """
-    vector = (rrf_k + 1) / (rrf_k + vector_rank)
-    keyword = 0.0 if keyword_rank is None else (rrf_k + 1) / (rrf_k + keyword_rank)
-    return (1.0 - keyword_weight) * vector + keyword_weight * keyword
-
-
 def score_hits(rows: Sequence[Mapping[str, object]], query_vector: NDArray[np.float32],
                vector_ids: set[int], keyword: Mapping[int, float], keyword_weight: float,
-               k: int, *, fusion: str = "weighted", rrf_k: float = 60.0) -> list[ScoredMemory]:
+               k: int) -> list[ScoredMemory]:
     """Score every candidate on both routes and keep the best ``k``.
 
     BM25 is unbounded, so keyword scores are divided by the best one in this
     result set; cosine comes from the stored embedding, so a keyword-only hit
-    still gets its true vector score. ``fusion="rrf"`` ranks by :func:`rank_fuse`
-    instead (the vector rank is by that cosine over all candidates).
+    still gets its true vector score.
     """
     best_keyword = max(keyword.values(), default=0.0)
     scored: list[tuple[float, int, float, float, Mapping[str, object]]] = []
@@ -84,13 +70,6 @@ def score_hits(rows: Sequence[Mapping[str, object]], query_vector: NDArray[np.fl
             blob, bytes) else 0.0
         kw = keyword.get(memory_id, 0.0) / best_keyword if best_keyword > 0 else 0.0
         scored.append((fuse(cosine, kw, keyword_weight), memory_id, cosine, kw, row))
-    if fusion == "rrf":
-        by_cosine = {s[1]: n
-                     for n, s in enumerate(sorted(scored, key=lambda s: (-s[2], s[1])), 1)}
-        by_keyword = {i: n
-                      for n, i in enumerate(sorted(keyword, key=lambda i: (-keyword[i], i)), 1)}
-        scored = [(rank_fuse(by_cosine[s[1]], by_keyword.get(s[1]), keyword_weight, rrf_k),
-                   *s[1:]) for s in scored]
     scored.sort(key=lambda s: (-s[0], s[1]))
     hits: list[ScoredMemory] = []
     for score, memory_id, cosine, kw, row in scored[:k]:  # build Memory objects for k only
