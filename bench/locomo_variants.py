@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from hermes_graph.bench.cli import _positions
+from hermes_graph.bench.cli import parse_positions
 from hermes_graph.bench.locomo import QUESTION_DELAY, recall_at_k
 from hermes_graph.bench.locomo_baseline import Ranking
 from hermes_graph.bench.locomo_data import (
@@ -129,7 +129,7 @@ def reindex(path: Path) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, required=True)
-    parser.add_argument("--conversations", type=_positions)
+    parser.add_argument("--conversations", type=parse_positions)
     parser.add_argument("--db", type=Path, required=True, help="store kept by a raw run")
     parser.add_argument("--work", type=Path, required=True, help="where to copy it")
     parser.add_argument("--reindex", action="store_true")

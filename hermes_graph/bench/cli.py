@@ -46,7 +46,7 @@ def _positive(text: str) -> int:
     return value
 
 
-def _positions(text: str) -> list[int]:
+def parse_positions(text: str) -> list[int]:
     """``"0-4"`` or ``"0,2,5-9"`` -> the listed 0-based positions, sorted."""
     positions: set[int] = set()
     try:
@@ -153,7 +153,7 @@ def add_bench_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
                    help="write results.json, summary.md and recall_at_k.png here")
     p.add_argument("--limit-conversations", type=_positive, metavar="N",
                    help="only the first N conversations")
-    p.add_argument("--conversations", type=_positions, metavar="SPEC",
+    p.add_argument("--conversations", type=parse_positions, metavar="SPEC",
                    help="only these positions of the file's list, 0-based, e.g. 0-4 or "
                    "0,2,5-9 (a dev or held-out split)")
     p.add_argument("--llm", action="store_true",
