@@ -1,8 +1,15 @@
 """The fused recall score and its breakdown (seed 000 §3.4), pure.
 
-score = w_semantic·similarity + w_freshness·exp(-Δt/τ_kind)
-      + w_importance·importance/10 + w_frequency·log(1+use)/log(1+max_count)
+score = w_semantic·similarity + w_freshness·exp(-Δt/τ_kind)·share
+      + w_importance·importance/10 + w_frequency·log(1+use)/log(1+max_count)·share
       + w_context·kind/context match
+
+share = (similarity / best similarity among the candidates) ** prior_gate_power. The
+weights are the seed's; the share keeps recency and popularity from outranking
+relevance: at full weight they are worth up to 0.30 against 0.45 for similarity, so a
+fresh, often-recalled memory at cosine 0.3 beat the memory a question was about at
+0.6. Among memories about as relevant as the best one they still decide the order
+(the newer of two conflicting values wins as before).
 """
 
 from __future__ import annotations
