@@ -4,6 +4,7 @@ an endpoint. Real SQLite/FAISS, the real graph, the hashing embedder for speed."
 
 from __future__ import annotations
 
+import argparse
 import json
 from datetime import datetime, timezone
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
+from hermes_graph.bench.cli import parse_positions
 from hermes_graph.bench.locomo import (
     LocomoRun,
     TurnAsMemoryExtractor,
@@ -24,6 +26,7 @@ from hermes_graph.bench.locomo_llm import judge_outcomes
 from hermes_graph.bench.report import write_locomo_report
 from hermes_graph.cli import main
 from hermes_graph.embeddings import HashingEmbeddings
+from hermes_graph.errors import FormatError
 from hermes_graph.extract.base import Turn
 from hermes_graph.store import MemoryStore
 
@@ -113,6 +116,31 @@ def test_reader_repairs_skips_and_builds_user_sessions(tiny_file: Path) -> None:
     assert turns[1].content == ("Bob: I started violin lessons downtown. "
                                 "[shares a photo of a violin on a chair]")
     assert turns[2].at.date().isoformat() == "2023-05-20"
+
+
+def test_reader_keeps_the_chosen_positions(tmp_path: Path) -> None:
+    samples = [{**SAMPLE, "sample_id": f"s{n}"} for n in range(4)]
+    path = tmp_path / "four.json"
+    path.write_text(json.dumps(samples), encoding="utf-8")
+    data = load_locomo(path, positions=[3, 1, 1])
+    assert [c.sample_id for c in data.conversations] == ["s1", "s3"]
+    assert [c.sample_id for c in load_locomo(path, positions=[0, 2, 3],
+                                             limit_conversations=2).conversations] == ["s0", "s2"]
+    with pytest.raises(FormatError, match=r"position\(s\) \[4\]"):
+        load_locomo(path, positions=[0, 4])
+
+
+@pytest.mark.parametrize(("spec", "positions"), [
+    ("0-4", [0, 1, 2, 3, 4]), ("5-9", [5, 6, 7, 8, 9]), ("0,2,5-6", [0, 2, 5, 6]), ("3", [3])])
+def test_conversations_option_reads_positions_and_ranges(spec: str,
+                                                         positions: list[int]) -> None:
+    assert parse_positions(spec) == positions
+
+
+@pytest.mark.parametrize("spec", ["a-b", ",", "1-x"])
+def test_conversations_option_rejects_bad_specs(spec: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError):
+        parse_positions(spec)
 
 
 def test_turn_as_memory_extractor_keeps_the_whole_turn_with_its_ref() -> None:

@@ -17,7 +17,7 @@ from hermes_graph.nodes.inject import build_block
 from hermes_graph.nodes.recall import recall_memories, should_skip
 from hermes_graph.policy.budget import approx_tokens
 from hermes_graph.policy.dates import with_absolute_dates
-from hermes_graph.policy.scoring import freshness, fused_score
+from hermes_graph.policy.scoring import freshness, fused_score, relevance_share
 from hermes_graph.state import MemoryContext
 from tests.graph_helpers import RecordingChatModel
 
@@ -43,6 +43,43 @@ def test_fused_score_matches_a_hand_computed_case(store: MemoryStore, clock: Fak
     for name, value in expected.items():
         assert math.isclose(parts[name], value, rel_tol=1e-9), name
     assert math.isclose(score, sum(expected.values()), rel_tol=1e-9)
+
+
+def test_relevance_share_gates_recency_and_popularity_by_relative_relevance() -> None:
+    assert relevance_share(0.6, 0.6, CONFIG) == 1.0
+    assert math.isclose(relevance_share(0.3, 0.6, CONFIG), 0.5 ** CONFIG.prior_gate_power)
+    assert relevance_share(-0.2, 0.6, CONFIG) == 0.0
+    assert relevance_share(0.3, 0.0, CONFIG) == 1.0  # nothing relevant: nothing to gate
+    assert relevance_share(0.3, 0.6, CONFIG.replace(prior_gate_power=0.0)) == 1.0
+
+
+def test_share_scales_only_freshness_and_frequency(store: MemoryStore) -> None:
+    memory = store.add("u", "I prefer aisle seats", category="preference", importance=8, at=T0)
+    store.mark_used("u", [memory.id], at=T0)
+    memory = store.get("u", memory.id)
+    _, full = fused_score(memory, similarity=0.6, context_match=1.0, now=T0, config=CONFIG)
+    _, half = fused_score(memory, similarity=0.6, context_match=1.0, now=T0, config=CONFIG,
+                          share=0.5)
+    for name in ("semantic", "importance", "context"):
+        assert half[name] == full[name]
+    for name in ("freshness", "frequency"):
+        assert math.isclose(half[name], full[name] / 2)
+
+
+def test_a_fresh_popular_side_remark_does_not_outrank_the_memory_asked_about(
+        store: MemoryStore) -> None:
+    asked = store.add("u", "Went hiking in the Alps with Anna", category="event", at=T0)
+    later = T0 + timedelta(days=200)
+    aside = store.add("u", "Bought new boots before the Alps trip", category="event", at=later)
+    store.mark_used("u", [aside.id] * 50, at=later)
+    query, now = "hiking in the Alps with Anna", later + timedelta(days=1)
+
+    def order(config: MemoryConfig) -> list[int]:
+        return [i["id"] for i in recall_memories(store, "u", query, now=now, config=config,
+                                                 touch=False)]
+    assert order(CONFIG)[:2] == [asked.id, aside.id]
+    # ungated, recency and use (0.3 of the score) lift the side remark to the top
+    assert order(CONFIG.replace(prior_gate_power=0.0))[:2] == [aside.id, asked.id]
 
 
 def test_freshness_decays_with_the_kinds_time_constant(store: MemoryStore) -> None:

@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from hermes_graph import MemoryConfig, MemoryStore
-from hermes_graph.policy.normalize import index_terms, normalize_key, query_terms
+from hermes_graph.policy.normalize import (
+    index_terms,
+    keyword_index_terms,
+    keyword_query_terms,
+    normalize_key,
+    query_terms,
+)
 from hermes_graph.store.keywords import KEYWORD_SCHEME, keyword_hits
 
 FILLER = [f"日常记录第{i}条：今天天气不错，散步{i}分钟" for i in range(60)] + [
@@ -42,13 +48,42 @@ def test_keyword_route_finds_the_term_among_many(store: MemoryStore, content: st
     assert all(h.keyword_score == 0 for h in hits[1:])
 
 
-@pytest.mark.parametrize("query", ["花", "peanut", "acme114", "2018", "星空"])
+@pytest.mark.parametrize("query", ["花", "pea", "acme114", "2018", "星空", "allergy"])
 def test_keyword_route_does_not_match_other_terms(store: MemoryStore, query: str) -> None:
     store.add_many("u", [{"content": t} for t in (
         "我对花生过敏", "项目代号叫星火计划", "ticket ACME-113", "I moved in 2019",
         "I am allergic to peanuts")])
     assert all(h.keyword_score == 0 and "keyword" not in h.routes
                for h in store.search("u", query, k=10))
+
+
+@pytest.mark.parametrize(("content", "query"), [
+    ("I am allergic to peanuts", "peanut"),
+    ("We adopted a puppy last spring", "adoption"),
+    ("Went camping with the kids", "camps"),
+    ("She paints landscapes", "painting"),
+])
+def test_keyword_route_matches_other_forms_of_an_english_word(store: MemoryStore, content: str,
+                                                              query: str) -> None:
+    store.add_many("u", [{"content": t} for t in FILLER])
+    target = store.add("u", content)
+    hits = store.search("u", query, k=5)
+    assert [h.memory.id for h in hits if "keyword" in h.routes] == [target.id]
+
+
+@pytest.mark.parametrize(("text", "terms"), [
+    ("We adopted puppies", ["we", "adopt", "puppi"]),
+    ("我对花生过敏", ["我对", "对花", "花生", "生过", "过敏"]),  # bigrams are not stemmed
+    ("ACME-113 in 2019s", ["acm", "113", "acme113", "in", "2019s"]),  # the code stays whole
+    ("Café Müller running", ["café", "müller", "run"]),
+])
+def test_keyword_index_terms_stem_english_words_only(text: str, terms: list[str]) -> None:
+    assert keyword_index_terms(text).split() == terms
+
+
+def test_keyword_query_terms_stem_after_dropping_stopwords() -> None:
+    # "was" is a stopword before stemming; "Adopting" and "adopted" share one stem
+    assert keyword_query_terms("Was it the adopted dog? Adopting!") == ["adopt", "dog"]
 
 
 def test_stopword_only_query_uses_the_vector_route(store: MemoryStore) -> None:

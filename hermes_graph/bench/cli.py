@@ -46,6 +46,23 @@ def _positive(text: str) -> int:
     return value
 
 
+def parse_positions(text: str) -> list[int]:
+    """``"0-4"`` or ``"0,2,5-9"`` -> the listed 0-based positions, sorted."""
+    positions: set[int] = set()
+    try:
+        for part in (p.strip() for p in text.split(",")):
+            if not part:
+                continue
+            first, _, last = part.partition("-")
+            positions.update(range(int(first), int(last or first) + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected positions like 0-4 or 0,2,5-9, "
+                                         f"got {text!r}") from None
+    if not positions:
+        raise argparse.ArgumentTypeError(f"no positions in {text!r}")
+    return sorted(positions)
+
+
 def _sizes(text: str) -> list[int]:
     try:
         sizes = sorted({int(part.replace("_", "")) for part in text.split(",") if part.strip()})
@@ -76,7 +93,8 @@ def cmd_bench_locomo(args: argparse.Namespace) -> int:
     model = chat_model_from_env() if args.llm else None
     if args.llm and model is None:
         print(f"note: {NO_ENDPOINT_NOTE}", file=sys.stderr)
-    data = load_locomo(args.data, limit_conversations=args.limit_conversations)
+    data = load_locomo(args.data, limit_conversations=args.limit_conversations,
+                       positions=args.conversations)
     run = run_locomo(data, mode=args.mode, ks=args.k, embeddings=_embeddings(args.embedder),
                      db=args.db, recall_k=args.recall_k, progress=not args.quiet)
     result = run_to_json(run)
@@ -135,6 +153,9 @@ def add_bench_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
                    help="write results.json, summary.md and recall_at_k.png here")
     p.add_argument("--limit-conversations", type=_positive, metavar="N",
                    help="only the first N conversations")
+    p.add_argument("--conversations", type=parse_positions, metavar="SPEC",
+                   help="only these positions of the file's list, 0-based, e.g. 0-4 or "
+                   "0,2,5-9 (a dev or held-out split)")
     p.add_argument("--llm", action="store_true",
                    help="answer each question from the memory block with the configured "
                    "OpenAI-compatible model and judge it (skipped with a note if none)")

@@ -185,8 +185,13 @@ def _conversation(sample: Any, n: int, audit: EvidenceAudit) -> Conversation:
                         questions=tuple(questions))
 
 
-def load_locomo(path: str | Path, *, limit_conversations: int | None = None) -> LocomoData:
-    """Read the file strictly; a bad shape raises :class:`FormatError` naming where."""
+def load_locomo(path: str | Path, *, limit_conversations: int | None = None,
+                positions: Sequence[int] | None = None) -> LocomoData:
+    """Read the file strictly; a bad shape raises :class:`FormatError` naming where.
+
+    ``positions`` keeps only those positions of the file's list (0-based), e.g. a
+    dev split to tune on and a held-out split to report; ``limit_conversations`` then
+    keeps the first N of what is left."""
     try:
         with open(path, encoding="utf-8") as handle:
             raw = json.load(handle)
@@ -194,6 +199,12 @@ def load_locomo(path: str | Path, *, limit_conversations: int | None = None) -> 
         raise FormatError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
     if not isinstance(raw, list) or not raw:
         raise FormatError(f"{path}: expected a non-empty JSON list of LoCoMo samples")
+    if positions is not None:
+        bad = [n for n in positions if not 0 <= n < len(raw)]
+        if bad:
+            raise FormatError(f"{path}: no conversation at position(s) {bad}; "
+                              f"the file holds {len(raw)} (0-{len(raw) - 1})")
+        raw = [raw[n] for n in sorted(set(positions))]
     if limit_conversations is not None:
         raw = raw[:limit_conversations]
     audit = EvidenceAudit()

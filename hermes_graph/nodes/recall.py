@@ -31,7 +31,7 @@ from hermes_graph.policy.recall import (
     is_core,
     tier_of,
 )
-from hermes_graph.policy.scoring import fused_score
+from hermes_graph.policy.scoring import fused_score, relevance_share
 from hermes_graph.state import MemoryContext, MemoryState, RecalledItem
 from hermes_graph.store import MemoryStore
 from hermes_graph.types import LIVE_STATUSES, Memory
@@ -142,6 +142,7 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     found = _gather(store, scope, query, topic, skip=skip, family_topic=family_topic,
                     config=config)
     instruction = current_instruction(query)
+    best = max((found.similarity.get(i, 0.0) for i in found.memories), default=0.0)
     scored: list[tuple[float, Memory, dict[str, float]]] = []
     for memory_id, memory in found.memories.items():
         similarity = found.similarity.get(memory_id, 0.0)
@@ -155,7 +156,8 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
             continue  # beyond the core, the profile route still needs relevance
         context = 1.0 if keyword_hit or family or memory.kind == "procedural" else 0.0
         score, parts = fused_score(memory, similarity=similarity, context_match=context, now=now,
-                                   config=config)
+                                   config=config,
+                                   share=relevance_share(similarity, best, config))
         score, parts = _current_first(memory, score, parts, instruction, config)
         scored.append((score, memory, parts))
     scored.sort(key=lambda s: (-s[0], s[1].id))

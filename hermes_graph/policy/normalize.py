@@ -2,18 +2,24 @@
 
 ``normalize_key`` is the exact-duplicate key (seed 000 §3.3: whitespace,
 punctuation, case, number formats, full/half-width). ``index_terms`` and
-``query_terms`` turn text into FTS5 tokens: English words, numbers and codes
-as words; unsegmented Chinese as overlapping character bigrams, so a two-
+``query_terms`` turn text into terms: English words, numbers and codes as
+words; unsegmented Chinese as overlapping character bigrams, so a two-
 character term such as 花生 is found inside 我对花生过敏.
+
+``keyword_index_terms`` and ``keyword_query_terms`` are what the store's FTS5
+keyword route indexes and searches: the same terms with alphabetic words reduced
+to their Snowball (English) stem, so "adopted" finds "adoption" and "camping"
+finds "camp". Chinese bigrams, numbers and codes are left as they are. The gate's
+term overlap (``query_terms``) keeps the surface words.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
-TERMS_VERSION = 1
-"""Bump when ``index_terms`` yields other terms: stores then rebuild their keyword index."""
+import snowballstemmer
 
 _CJK = (
     r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # Han
@@ -77,6 +83,33 @@ def query_terms(text: str) -> list[str]:
     seen: dict[str, None] = {}
     for term in _terms(text, keep_stopwords=False):
         seen.setdefault(term, None)
+    return list(seen)
+
+
+KEYWORD_SCHEME = "snowball-english-1"
+"""Names how ``keyword_index_terms`` builds FTS5 terms; a store indexed under another
+scheme must be re-indexed before its keyword route matches these query terms."""
+
+_STEMMER = snowballstemmer.stemmer("english")  # uses PyStemmer's C code when installed
+_ALPHA = re.compile(r"^[^\W\d_]{3,}$")  # letters only, 3+: "a113" and "2023" stay as they are
+
+
+@lru_cache(maxsize=65_536)
+def _stem(term: str) -> str:
+    return str(_STEMMER.stemWord(term)) if _ALPHA.match(term) and not _CJK_RUN.match(
+        term) else term
+
+
+def keyword_index_terms(text: str) -> str:
+    """The space-separated, stemmed tokens the store's FTS5 table holds for ``text``."""
+    return " ".join(_stem(t) for t in _terms(text, keep_stopwords=True))
+
+
+def keyword_query_terms(text: str) -> list[str]:
+    """Distinct stemmed search tokens of a query, stopwords removed, in order."""
+    seen: dict[str, None] = {}
+    for term in _terms(text, keep_stopwords=False):
+        seen.setdefault(_stem(term), None)
     return list(seen)
 
 

@@ -1,8 +1,15 @@
 """The fused recall score and its breakdown (seed 000 §3.4), pure.
 
-score = w_semantic·similarity + w_freshness·exp(-Δt/τ_kind)
-      + w_importance·importance/10 + w_frequency·log(1+use)/log(1+max_count)
+score = w_semantic·similarity + w_freshness·exp(-Δt/τ_kind)·share
+      + w_importance·importance/10 + w_frequency·log(1+use)/log(1+max_count)·share
       + w_context·kind/context match
+
+share = (similarity / best similarity among the candidates) ** prior_gate_power. The
+weights are the seed's; the share keeps recency and popularity from outranking
+relevance: at full weight they are worth up to 0.30 against 0.45 for similarity, so a
+fresh, often-recalled memory at cosine 0.3 beat the memory a question was about at
+0.6. Among memories about as relevant as the best one they still decide the order
+(the newer of two conflicting values wins as before).
 """
 
 from __future__ import annotations
@@ -26,14 +33,25 @@ def frequency(use_count: int, config: MemoryConfig) -> float:
     return min(1.0, math.log1p(use_count) / math.log1p(config.frequency_max_count))
 
 
+def relevance_share(similarity: float, best: float, config: MemoryConfig) -> float:
+    """How much of the freshness and frequency terms a memory gets: its relevance
+    relative to the best candidate's, to the power ``prior_gate_power`` (0: all)."""
+    if config.prior_gate_power <= 0 or best <= 0:
+        return 1.0
+    return float(min(1.0, max(0.0, similarity) / best) ** config.prior_gate_power)
+
+
 def fused_score(memory: Memory, *, similarity: float, context_match: float, now: datetime,
-                config: MemoryConfig) -> tuple[float, dict[str, float]]:
-    """The score and each weighted part of it (the parts sum to the score)."""
+                config: MemoryConfig, share: float = 1.0) -> tuple[float, dict[str, float]]:
+    """The score and each weighted part of it (the parts sum to the score).
+
+    ``share`` (see :func:`relevance_share`) scales the two query-independent terms
+    that say nothing about the question: recency and popularity."""
     parts = {
         "semantic": config.w_semantic * max(0.0, similarity),
-        "freshness": config.w_freshness * freshness(memory, now, config),
+        "freshness": config.w_freshness * freshness(memory, now, config) * share,
         "importance": config.w_importance_recall * memory.importance / 10.0,
-        "frequency": config.w_frequency * frequency(memory.use_count, config),
+        "frequency": config.w_frequency * frequency(memory.use_count, config) * share,
         "context": config.w_context * context_match,
     }
     return sum(parts.values()), parts

@@ -5,7 +5,7 @@ Every token is the term prefixed with a fixed-length key of its scope
 its own scope's postings, and the vocabulary's document counts are per scope.
 A scope column would make every query walk the whole scope's posting list.
 
-Which terms a text yields (``policy.normalize.index_terms``) may change between
+Which terms a text yields (``policy.normalize.keyword_index_terms``) may change between
 releases; the scheme that built a database's index is stored in ``store_meta``
 and the index is rebuilt from the memories' content when it differs, so a
 query's terms always match the stored ones.
@@ -18,13 +18,15 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 
 from hermes_graph.policy.normalize import (
-    TERMS_VERSION,
+    KEYWORD_SCHEME as TERM_SCHEME,
+)
+from hermes_graph.policy.normalize import (
     fts_match_expression,
-    index_terms,
-    query_terms,
+    keyword_index_terms,
+    keyword_query_terms,
 )
 
-KEYWORD_SCHEME = f"scoped-terms/{TERMS_VERSION}"
+KEYWORD_SCHEME = f"scoped-tokens-1/{TERM_SCHEME}"
 """Names how the stored tokens were made; a change rebuilds the index on open."""
 MAX_QUERY_TERMS = 64
 _REINDEX_BATCH = 2_000
@@ -37,7 +39,7 @@ def token_key(scope: str) -> str:
 
 def scoped_tokens(key: str, text: str) -> str:
     """The space-separated tokens stored for ``text`` in the scope with ``key``."""
-    return " ".join(key + term for term in index_terms(text).split())
+    return " ".join(key + term for term in keyword_index_terms(text).split())
 
 
 def index_memories(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str]]) -> None:
@@ -108,7 +110,7 @@ def keyword_hits(conn: sqlite3.Connection, scope: str, query: str, limit: int, *
     more than it saves); callers over-fetch to leave room for that.
     """
     key = token_key(scope)
-    terms = query_terms(query)[:MAX_QUERY_TERMS]
+    terms = keyword_query_terms(query)[:MAX_QUERY_TERMS]
     if terms:
         terms = discriminating_terms(conn, key, terms, scope_size=scope_size,
                                      max_ratio=max_ratio, floor=floor)
