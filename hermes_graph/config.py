@@ -47,12 +47,16 @@ class MemoryConfig:
     """Each route fetches k * this many candidates before fusion."""
     keyword_overfetch: int = 3
     """The keyword route fetches this many times its pool (status is filtered after)."""
-    keyword_max_df_ratio: float = 0.05
-    """Query terms found in more than this share of all memories are skipped (0.02 cut
-    common but telling words of chat-length memories, such as "kids" or "paint"; 0.05
-    was best on the LoCoMo dev split, and 1.0, no cut, ranks worse and slower)..."""
+    keyword_max_df_ratio: float = 0.02
+    """Query terms found in more than this share of the scope's memories are skipped: they
+    rank little and BM25 must score every row holding them. Counts are per scope, so in
+    scopes under 2,500 memories the floor below decides (on the LoCoMo dev split a floor
+    of 25-200 changed Recall@10 by under 1 point); at 100k rows, 0.05 kept no more of the
+    unpruned top 8 than 0.02 and doubled the keyword route's p95 (bench/README.md)..."""
     keyword_min_df_cut: int = 50
     """...unless they are in at most this many (small stores keep every term)."""
+    keyword_count_drift: float = 0.01
+    """Term counts for that cut are reused until the scope's size has changed by this share."""
     keyword_weight: float = 0.5
     """Share of the keyword (FTS5) route in the store's fused search score (0.35 before
     stemming; with stemmed terms the keyword route is the stronger one on LoCoMo)."""

@@ -16,7 +16,7 @@ from hermes_graph.policy.normalize import (
     normalize_key,
     query_terms,
 )
-from hermes_graph.store.keywords import KEYWORD_SCHEME, keyword_hits
+from hermes_graph.store.keywords import KEYWORD_SCHEME, TermCounts, keyword_hits, token_key
 
 FILLER = [f"日常记录第{i}条：今天天气不错，散步{i}分钟" for i in range(60)] + [
     f"routine note {i}: walked the dog for {i} minutes" for i in range(60)]
@@ -181,3 +181,14 @@ def test_a_changed_term_scheme_rebuilds_the_keyword_index(
     scheme = store.db.execute("SELECT value FROM store_meta WHERE key = 'keyword_scheme'")
     assert scheme.fetchone()[0] == KEYWORD_SCHEME
     assert store.db.execute("SELECT COUNT(*) FROM memory_terms").fetchone()[0] == 11
+
+
+def test_term_counts_are_reused_until_the_scope_size_drifts(store: MemoryStore) -> None:
+    store.add_many("u", [{"content": f"alpha note {i}"} for i in range(200)])
+    cache, key = TermCounts(drift=0.01), token_key("u")
+    token = key + keyword_query_terms("alpha")[0]
+    assert cache.counts(store.db.conn, key, [token], 200) == {token: 200}
+    store.add("u", "alpha once more")
+    assert cache.counts(store.db.conn, key, [token], 201) == {token: 200}  # within 1 %
+    store.add_many("u", [{"content": f"alpha later {i}"} for i in range(10)])
+    assert cache.counts(store.db.conn, key, [token], 211) == {token: 211}  # drifted: re-read

@@ -29,6 +29,7 @@ from hermes_graph.errors import (
 from hermes_graph.store import records as rec
 from hermes_graph.store.connection import open_database
 from hermes_graph.store.index_cache import IndexCache
+from hermes_graph.store.keywords import TermCounts
 from hermes_graph.types import Memory
 
 
@@ -57,6 +58,7 @@ class StoreCore:
         self.db = sqlite_utils.Database(self._conn)
         index_dir = None if in_memory else self.path.with_name(self.path.name + ".faiss")
         self._indexes = IndexCache(self._conn, index_dir, self.config)
+        self._term_counts = TermCounts(drift=self.config.keyword_count_drift)
         self._lock = threading.RLock()
         self._depth = 0
         self._after_commit: list[Callable[[], None]] = []

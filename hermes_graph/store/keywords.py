@@ -86,8 +86,36 @@ def ensure_scheme(conn: sqlite3.Connection) -> bool:
     return stale
 
 
+class TermCounts:
+    """Per-scope document counts of tokens, reused while the scope stays about the
+    same size: they only decide which terms are too common to rank by, so a count
+    a few writes old decides the same, and the look-up is a tenth of a search."""
+
+    def __init__(self, *, drift: float = 0.01) -> None:
+        self._drift = drift
+        self._scopes: dict[str, tuple[int, dict[str, int]]] = {}
+
+    def counts(self, conn: sqlite3.Connection, key: str, tokens: Sequence[str],
+               scope_size: int) -> dict[str, int]:
+        size_then, known = self._scopes.get(key, (scope_size, {}))
+        if abs(scope_size - size_then) > self._drift * size_then:
+            size_then, known = scope_size, {}
+        missing = [t for t in dict.fromkeys(tokens) if t not in known]
+        if missing:
+            found = dict(conn.execute(
+                "SELECT term, doc FROM memory_terms_vocab WHERE term IN "
+                f"({','.join('?' * len(missing))})", missing))
+            known.update({t: int(found.get(t, 0)) for t in missing})
+        self._scopes[key] = (size_then, known)
+        return {t: known[t] for t in tokens}
+
+    def clear(self) -> None:
+        self._scopes.clear()
+
+
 def discriminating_terms(conn: sqlite3.Connection, key: str, terms: Sequence[str], *,
-                         scope_size: int, max_ratio: float, floor: int) -> list[str]:
+                         scope_size: int, max_ratio: float, floor: int,
+                         cache: TermCounts | None = None) -> list[str]:
     """Drop terms found in more than ``max_ratio`` of the scope's memories (and in more
     than ``floor``): a term in every other memory ranks nothing, yet BM25 must score
     all of its rows."""
@@ -95,15 +123,14 @@ def discriminating_terms(conn: sqlite3.Connection, key: str, terms: Sequence[str
     if scope_size <= limit:  # no term can be that common: skip the count look-up
         return list(terms)
     tokens = [key + t for t in terms]
-    counts = dict(conn.execute(
-        f"SELECT term, doc FROM memory_terms_vocab WHERE term IN ({','.join('?' * len(tokens))})",
-        tokens))
+    counts = (cache or TermCounts()).counts(conn, key, tokens, scope_size)
     # an unlisted term may still match once FTS5 folds its diacritics ("müller")
-    return [t for t, token in zip(terms, tokens, strict=True) if counts.get(token, 0) <= limit]
+    return [t for t, token in zip(terms, tokens, strict=True) if counts[token] <= limit]
 
 
 def keyword_hits(conn: sqlite3.Connection, scope: str, query: str, limit: int, *,
-                 scope_size: int, max_ratio: float, floor: int) -> dict[int, float]:
+                 scope_size: int, max_ratio: float, floor: int,
+                 cache: TermCounts | None = None) -> dict[int, float]:
     """FTS5 BM25 hits of one scope, as id -> positive score (higher is better).
 
     Status and kind are filtered with the rows themselves (a join here costs
@@ -113,7 +140,7 @@ def keyword_hits(conn: sqlite3.Connection, scope: str, query: str, limit: int, *
     terms = keyword_query_terms(query)[:MAX_QUERY_TERMS]
     if terms:
         terms = discriminating_terms(conn, key, terms, scope_size=scope_size,
-                                     max_ratio=max_ratio, floor=floor)
+                                     max_ratio=max_ratio, floor=floor, cache=cache)
     if not terms:
         return {}
     sql = ("SELECT rowid, -bm25(memory_terms) AS score FROM memory_terms "

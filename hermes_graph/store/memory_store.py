@@ -140,7 +140,7 @@ class MemoryStore(StoreWrites, StoreErasure):
             keyword = keyword_hits(
                 self._conn, scope, query, pool * self.config.keyword_overfetch,
                 scope_size=index.size, max_ratio=self.config.keyword_max_df_ratio,
-                floor=self.config.keyword_min_df_cut)
+                floor=self.config.keyword_min_df_cut, cache=self._term_counts)
             where, params = self._where(scope, statuses=statuses, kinds=kind_filter)
             where[0] = "+scope = ?"  # candidates by primary key, then the filters
             # vector hits passed the index's status filter and carry their cosine;
