@@ -39,8 +39,8 @@ from hermes_graph.config import MemoryConfig
 from hermes_graph.embeddings.base import embed_texts
 from hermes_graph.embeddings.use import USEEmbeddings
 from hermes_graph.nodes.recall import recall_memories
-from hermes_graph.policy.normalize import keyword_index_terms
 from hermes_graph.store import MemoryStore
+from hermes_graph.store.keywords import scoped_tokens, token_key
 from hermes_graph.types import LIVE_STATUSES
 
 KS = (1, 5, 10, 20)
@@ -112,16 +112,17 @@ def add_context(path: Path, data: LocomoData, embeddings: USEEmbeddings | None) 
 
 
 def reindex(path: Path) -> None:
-    """Rewrite every FTS5 row from the memory's content and search context."""
+    """Rewrite every keyword-index row from the memory's content and search context
+    (the store re-indexes by itself after a term-scheme change; this adds the context)."""
     import sqlite3
 
     conn = sqlite3.connect(path)
     columns = {r[1] for r in conn.execute("PRAGMA table_info(memories)")}
     context = "search_context" if "search_context" in columns else "NULL"
-    rows = conn.execute(f"SELECT id, content, {context} FROM memories").fetchall()
-    conn.executemany("UPDATE memory_fts SET terms = ? WHERE rowid = ?",
-                     [(keyword_index_terms(c if not x else f"{c}\n{x}"), i)
-                      for i, c, x in rows])
+    rows = conn.execute(f"SELECT id, scope, content, {context} FROM memories").fetchall()
+    conn.executemany("UPDATE memory_terms SET terms = ? WHERE rowid = ?",
+                     [(scoped_tokens(token_key(scope), c if not x else f"{c}\n{x}"), i)
+                      for i, scope, c, x in rows])
     conn.commit()
     conn.close()
 
