@@ -109,9 +109,10 @@ class MemoryConfig:
     tau_days: Mapping[str, float] = field(default_factory=_default_tau_days)
     frequency_max_count: int = 50
     prior_gate_power: float = 2.0
-    """Freshness and frequency count (relevance / best candidate's relevance) ** this,
-    so recency and popularity order memories about as relevant as the best one, but do
-    not lift a weakly relevant memory over a relevant one (0: they always count fully)."""
+    """For episodic memories, freshness and frequency count (relevance / best candidate's
+    relevance) ** this: recency and popularity order events about as relevant as the best
+    one, but do not lift a weakly relevant event over a relevant one (0: full weight).
+    Facts and procedures keep full weight (their newest version is usually the one)."""
     similarity_floor: float = 0.15
     """Coarse stage: vector hits below this cosine (and no keyword hit) are not considered."""
     inject_floor: float = 0.20

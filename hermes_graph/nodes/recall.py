@@ -155,9 +155,12 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
         if not (core or family or keyword_hit or similarity >= config.similarity_floor):
             continue  # beyond the core, the profile route still needs relevance
         context = 1.0 if keyword_hit or family or memory.kind == "procedural" else 0.0
+        # an event's age and popularity say nothing about whether it is the one asked
+        # about; a fact's or procedure's newest, most used version usually is the one
         score, parts = fused_score(memory, similarity=similarity, context_match=context, now=now,
                                    config=config,
-                                   share=relevance_share(similarity, best, config))
+                                   share=relevance_share(similarity, best, config)
+                                   if memory.kind == "episodic" else 1.0)
         score, parts = _current_first(memory, score, parts, instruction, config)
         scored.append((score, memory, parts))
     scored.sort(key=lambda s: (-s[0], s[1].id))

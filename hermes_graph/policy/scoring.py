@@ -4,7 +4,8 @@ score = w_semantic·similarity + w_freshness·exp(-Δt/τ_kind)·share
       + w_importance·importance/10 + w_frequency·log(1+use)/log(1+max_count)·share
       + w_context·kind/context match
 
-share = (similarity / best similarity among the candidates) ** prior_gate_power. The
+share = (similarity / best similarity among the candidates) ** prior_gate_power for an
+episodic memory, 1 for the others (recall decides; a fact's newest version should win). The
 weights are the seed's; the share keeps recency and popularity from outranking
 relevance: at full weight they are worth up to 0.30 against 0.45 for similarity, so a
 fresh, often-recalled memory at cosine 0.3 beat the memory a question was about at
