@@ -40,6 +40,8 @@ def test_other_embedder_raises_then_reembed_fixes_it(
         assert "hashing-64" in str(info.value) and new.embedder_id in str(info.value)
     assert dump_db(db_path) == before
     assert [m.content for m in store.list("u")] == TEXTS  # reads need no vectors
+    stats = store.stats("u")  # stats describe the rows; the index waits for reembed()
+    assert stats["total"] == len(TEXTS) and stats["index"] is None
     assert store.add("fresh", "a new scope takes the new embedder").dim == new.dim
 
     assert store.reembed("u") == len(TEXTS)

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hermes_graph.errors import (
+    EmbedderMismatchError,
     InvalidInputError,
     StoreClosedError,
 )
@@ -208,12 +209,18 @@ class MemoryStore(StoreWrites, StoreErasure):
     def stats(self, scope: str) -> dict[str, Any]:
         """Counts by status, kind and category, plus embedder and index facts."""
         scope = self._scope(scope, "stats")
+        facts: dict[str, Any] = dict.fromkeys(
+            ("index", "vectors", "index_trained_on", "index_training_due"))
         with self._lock:
-            self._check_embedder(scope, claim=False)
-            index = self._indexes.get(scope, self.dim)
-            facts = {"index": "ivf" if index.is_ann else "flat", "vectors": index.size,
-                     "index_trained_on": index.trained_size,
-                     "index_training_due": index.needs_training}
+            try:
+                self._check_embedder(scope, claim=False)
+            except EmbedderMismatchError:
+                pass  # stats still describe the rows; the index waits for reembed()
+            else:
+                index = self._indexes.get(scope, self.dim)
+                facts = {"index": "ivf" if index.is_ann else "flat", "vectors": index.size,
+                         "index_trained_on": index.trained_size,
+                         "index_training_due": index.needs_training}
         return {**portable.scope_stats(self, scope), **facts}
 
 
