@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,9 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from hermes_graph.bench.locomo import QUESTION_DELAY, recall_at_k
+from hermes_graph.bench.locomo import QUESTION_DELAY, mean_recall_by_category
 from hermes_graph.bench.locomo_baseline import Ranking
-from hermes_graph.bench.locomo_data import CATEGORY_ORDER, LocomoQuestion, load_locomo
+from hermes_graph.bench.locomo_data import LocomoQuestion, load_locomo
 from hermes_graph.config import MemoryConfig
 from hermes_graph.embeddings.use import USEEmbeddings
 from hermes_graph.nodes.recall import recall_memories
@@ -58,13 +57,10 @@ STORE_VARIANTS = {
 Row = tuple[LocomoQuestion, Ranking]
 
 
-def table(rows: Sequence[Row]) -> dict[str, list[float]]:
-    out = {}
-    for name in ("overall", *CATEGORY_ORDER):
-        group = [(q, r) for q, r in rows if name in ("overall", q.category)]
-        out[name] = [round(100 * statistics.fmean(recall_at_k(q.evidence, r, k)
-                                                  for q, r in group), 1) for k in KS]
-    return out
+def table(rows: Sequence[Row]) -> dict[str, list[float | None]]:
+    """Recall@k in percent (1 decimal) per category and overall, for k in ``KS``."""
+    return {name: [None if v is None else round(100 * v, 1) for v in row.values()]
+            for name, row in mean_recall_by_category(rows, KS).items()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

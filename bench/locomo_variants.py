@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -27,10 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from hermes_graph.bench.cli import parse_positions
-from hermes_graph.bench.locomo import QUESTION_DELAY, recall_at_k
+from hermes_graph.bench.locomo import QUESTION_DELAY, mean_recall_by_category
 from hermes_graph.bench.locomo_baseline import Ranking
 from hermes_graph.bench.locomo_data import (
-    CATEGORY_ORDER,
     LocomoData,
     LocomoQuestion,
     load_locomo,
@@ -47,13 +45,10 @@ KS = (1, 5, 10, 20)
 Row = tuple[LocomoQuestion, Ranking]
 
 
-def table(rows: Sequence[Row]) -> dict[str, list[float]]:
-    out = {}
-    for name in ("overall", *CATEGORY_ORDER):
-        group = [(q, r) for q, r in rows if name in ("overall", q.category)]
-        out[name] = [round(100 * statistics.fmean(recall_at_k(q.evidence, r, k)
-                                                  for q, r in group), 1) for k in KS]
-    return out
+def table(rows: Sequence[Row]) -> dict[str, list[float | None]]:
+    """Recall@k in percent (1 decimal) per category and overall, for k in ``KS``."""
+    return {name: [None if v is None else round(100 * v, 1) for v in row.values()]
+            for name, row in mean_recall_by_category(rows, KS).items()}
 
 
 def _value(text: str) -> Any:

@@ -253,19 +253,24 @@ def run_locomo(data: LocomoData, *, mode: Mode = "raw", ks: Sequence[int] = DEFA
                      embedder_id=embedder_id, config=asking)
 
 
+def mean_recall_by_category(rows: Sequence[tuple[LocomoQuestion, Ranking]],
+                            ks: Sequence[int]) -> dict[str, dict[int, float | None]]:
+    """Mean Recall@k of (question, ranking) pairs, overall and per category (unrounded;
+    None where a group is empty)."""
+    groups: dict[str, list[tuple[LocomoQuestion, Ranking]]] = {"overall": list(rows)}
+    for name in CATEGORY_ORDER:
+        groups[name] = [(q, r) for q, r in rows if q.category == name]
+    return {name: {k: statistics.fmean(recall_at_k(q.evidence, r, k) for q, r in group)
+                   if group else None for k in ks} for name, group in groups.items()}
+
+
 def recall_table(outcomes: Sequence[QuestionOutcome],
                  system: Literal["hermes", "bm25", "search"],
                  ks: Sequence[int]) -> dict[str, dict[str, float | None]]:
     """Mean Recall@k per category name and overall (None where a group is empty)."""
-    groups: dict[str, list[QuestionOutcome]] = {"overall": list(outcomes)}
-    for name in CATEGORY_ORDER:
-        groups[name] = [o for o in outcomes if o.question.category == name]
-    table: dict[str, dict[str, float | None]] = {}
-    for name, group in groups.items():
-        table[name] = {str(k): round(statistics.fmean(
-            recall_at_k(o.question.evidence, getattr(o, system), k) for o in group), 4)
-            if group else None for k in ks}
-    return table
+    means = mean_recall_by_category([(o.question, getattr(o, system)) for o in outcomes], ks)
+    return {name: {str(k): None if value is None else round(value, 4)
+                   for k, value in row.items()} for name, row in means.items()}
 
 
 def ratio_table(hermes: dict[str, dict[str, float | None]],
