@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
@@ -101,13 +103,17 @@ def cmd_bench_locomo(args: argparse.Namespace) -> int:
     if args.llm:
         result["extra"]["llm"] = {"skipped": NO_ENDPOINT_NOTE} if model is None else \
             judge_outcomes(model, run.outcomes, progress=not args.quiet)
+    return _emit(args, result, write_locomo_report, locomo_markdown)
+
+
+def _emit(args: argparse.Namespace, result: dict[str, Any],
+          write: Callable[[Path, dict[str, Any]], list[Path]],
+          markdown: Callable[[dict[str, Any]], str]) -> int:
+    """Write the report files (--out), then print the JSON (--json) or the summary."""
     if args.out is not None:
-        for path in write_locomo_report(args.out, result):
+        for path in write(args.out, result):
             print(f"wrote {path}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
-    else:
-        print(locomo_markdown(result))
+    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else markdown(result))
     return 0
 
 
@@ -124,14 +130,7 @@ def cmd_bench_scale(args: argparse.Namespace) -> int:
                        seed=args.seed, workdir=args.workdir, progress=not args.quiet,
                        embedder_load_s=time.perf_counter() - started,
                        rss_probe=args.embedder if args.rss == "fresh" else None)
-    if args.out is not None:
-        for path in write_scale_report(args.out, result):
-            print(f"wrote {path}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
-    else:
-        print(scale_markdown(result))
-    return 0
+    return _emit(args, result, write_scale_report, scale_markdown)
 
 
 def add_bench_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -127,13 +127,20 @@ def locomo_markdown(result: Mapping[str, Any], plot: str = PLOT_FILE) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def write_locomo_report(out_dir: Path, result: Mapping[str, Any]) -> list[Path]:
-    """results.json, summary.md and the recall@k plot; returns the files written."""
+def _write_json_and_summary(out_dir: Path, result: Mapping[str, Any], summary: str,
+                            plot_name: str) -> list[Path]:
+    """results.json and summary.md in ``out_dir``; returns them and the plot's path."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = [out_dir / "results.json", out_dir / "summary.md", out_dir / PLOT_FILE]
+    written = [out_dir / "results.json", out_dir / "summary.md", out_dir / plot_name]
     written[0].write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n",
                           encoding="utf-8")
-    written[1].write_text(locomo_markdown(result), encoding="utf-8")
+    written[1].write_text(summary, encoding="utf-8")
+    return written
+
+
+def write_locomo_report(out_dir: Path, result: Mapping[str, Any]) -> list[Path]:
+    """results.json, summary.md and the recall@k plot; returns the files written."""
+    written = _write_json_and_summary(out_dir, result, locomo_markdown(result), PLOT_FILE)
     plot_recall_curves(written[2], {"hermes": result["hermes"], "BM25": result["bm25"]},
                        list(result["hermes"]), list(result["hermes"]["overall"]),
                        title=f"LoCoMo evidence Recall@k, mode {result['mode']}")
@@ -257,10 +264,7 @@ def plot_scale_latency(path: Path, result: Mapping[str, Any]) -> None:
 
 def write_scale_report(out_dir: Path, result: Mapping[str, Any]) -> list[Path]:
     """results.json, summary.md and the latency plot; returns the files written."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = [out_dir / "results.json", out_dir / "summary.md", out_dir / SCALE_PLOT_FILE]
-    written[0].write_text(json.dumps(result, ensure_ascii=False, indent=2) + "\n",
-                          encoding="utf-8")
-    written[1].write_text(scale_markdown(result), encoding="utf-8")
+    written = _write_json_and_summary(out_dir, result, scale_markdown(result),
+                                      SCALE_PLOT_FILE)
     plot_scale_latency(written[2], result)
     return written
