@@ -64,13 +64,18 @@ def optimize(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO memory_terms (memory_terms) VALUES ('optimize')")
 
 
+def _scheme_is_current(conn: sqlite3.Connection) -> bool:
+    row = conn.execute("SELECT value FROM store_meta WHERE key = 'keyword_scheme'").fetchone()
+    return row is not None and row[0] == KEYWORD_SCHEME
+
+
 def ensure_scheme(conn: sqlite3.Connection) -> bool:
     """Rebuild the index if another scheme built it; True if it was rebuilt."""
+    if _scheme_is_current(conn):  # the usual open: no write lock needed
+        return False
     conn.execute("BEGIN IMMEDIATE")
     try:
-        row = conn.execute(
-            "SELECT value FROM store_meta WHERE key = 'keyword_scheme'").fetchone()
-        stale = row is None or row[0] != KEYWORD_SCHEME
+        stale = not _scheme_is_current(conn)  # another process may have rebuilt it
         if stale:
             conn.execute("DELETE FROM memory_terms")
             cursor = conn.execute("SELECT id, scope, content FROM memories ORDER BY id")
