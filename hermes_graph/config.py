@@ -128,6 +128,17 @@ class MemoryConfig:
     """Identity/constraint memories at least this important join the core tier."""
     topic_route_weight: float = 0.8
     """The session-topic route's similarity counts this much of the query's."""
+    subject_match_boost: float = 0.5
+    """A memory said by a speaker the query names has its relevance raised by this share
+    (seed 000: the subject, for exact matching; policy.conversation). Chosen on LoCoMo
+    conversations 0-4 (bench/README.md)."""
+    reply_carry: float = 0.9
+    """The next turn's memory inherits this much of a hit's relevance, the one after that
+    this squared, when that is more than its own (policy.conversation; 0: off)."""
+    reply_carry_turns: int = 2
+    """How many following turns of the same session a hit's relevance reaches."""
+    reply_carry_kinds: tuple[str, ...] = ("episodic",)
+    """Kinds that inherit: extracted facts and rules stand on their own words."""
 
     # --- injection budget (seed 001 §4.3, seed 000 §3.5) ---------------------
     core_tier_tokens: int = 400
@@ -145,6 +156,15 @@ class MemoryConfig:
                 raise InvalidInputError(
                     f"MemoryConfig.{f.name} must be a non-negative number, got {value!r}"
                 )
+        if self.reply_carry > 1:
+            raise InvalidInputError(
+                f"MemoryConfig.reply_carry must be at most 1 (a follow-up never outranks "
+                f"the hit it follows), got {self.reply_carry!r}")
+        unknown_kinds = set(self.reply_carry_kinds) - {"semantic", "episodic", "procedural"}
+        if unknown_kinds:
+            raise InvalidInputError(
+                f"MemoryConfig.reply_carry_kinds has unknown kinds {sorted(unknown_kinds)}; "
+                "expected semantic, episodic or procedural")
         missing = {"semantic", "episodic", "procedural"} - set(self.tau_days)
         if missing:
             raise InvalidInputError(

@@ -81,6 +81,7 @@ def test_every_call_needs_a_scope(filled: MemoryStore, db_path: Path, name: str)
     args: dict[str, tuple[Any, ...]] = {
         "add": ("content",), "add_many": ([{"content": "c"}],), "get": (memory_id,),
         "find_exact": ("c",), "search": ("c",), "vectors": ([memory_id],),
+        "follow_ups": (filled.list("u"),),
         "transition": (memory_id, "confirmed"), "update": (memory_id,), "confirm": (memory_id,),
         "reset_confirmations": (memory_id,), "mark_used": ([memory_id],), "forget": (memory_id,),
         "history": (memory_id,), "import_": (['{"content": "c"}'],),
@@ -88,7 +89,7 @@ def test_every_call_needs_a_scope(filled: MemoryStore, db_path: Path, name: str)
     kwargs: dict[str, dict[str, Any]] = {
         "transition": {"reason": "r"}, "update": {"reason": "r", "importance": 3},
         "confirm": {"session": "s"}, "reset_confirmations": {"reason": "r"},
-        "record_decision": {"action": "drop", "reason": "r"}}
+        "record_decision": {"action": "drop", "reason": "r"}, "follow_ups": {"turns": 1}}
     before = dump_db(db_path)
     for scope in (None, "", "  ", "\t\n", 0, ("u",), "x" * 201):
         with pytest.raises(ScopeError, match="scope"):

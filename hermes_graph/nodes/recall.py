@@ -23,6 +23,12 @@ from langgraph.runtime import Runtime
 from hermes_graph.config import MemoryConfig
 from hermes_graph.nodes._common import context_of, now_of
 from hermes_graph.policy import signals
+from hermes_graph.policy.conversation import (
+    carried_relevance,
+    named_speakers,
+    speaker_of,
+    subject_factor,
+)
 from hermes_graph.policy.frozen import confirmation_weight
 from hermes_graph.policy.recall import (
     CurrentInstruction,
@@ -113,11 +119,13 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
         return found
     vector = store.embed_query(query)
     k = config.recall_k * 2
-    for hit in store.search(scope, query, k=k, query_vector=vector):
+    hits = store.search(scope, query, k=k, query_vector=vector)
+    for hit in hits:
         for route in hit.routes:
             # relevance: the cosine, raised by a keyword (BM25) match where there is one
             found.add(hit.memory, route, max(hit.vector_score, hit.score),
                       keyword=route == "keyword")
+    _carry_replies(store, scope, [h.memory for h in hits], found, config)
     for hit in store.search(scope, query, k=config.long_tail_top_n, statuses=("archived",),
                             query_vector=vector):
         found.add(hit.memory, "archive", hit.vector_score, keyword=hit.keyword_score > 0)
@@ -128,6 +136,20 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
     for memory_id, stored in store.vectors(scope, missing).items():
         found.similarity[memory_id] = float(np.dot(stored, vector))  # profile route: exact cosine
     return found
+
+
+def _carry_replies(store: MemoryStore, scope: str, hits: Sequence[Memory],
+                   found: _Candidates, config: MemoryConfig) -> None:
+    """Reply carry (policy.conversation): the turns after a query hit inherit its relevance."""
+    if config.reply_carry <= 0 or config.reply_carry_turns < 1 or not hits:
+        return
+    followers = store.follow_ups(scope, hits, turns=config.reply_carry_turns,
+                                 kinds=config.reply_carry_kinds)
+    for hit in hits:
+        for step, memory in followers.get(hit.id, ()):
+            carried = carried_relevance(found.similarity[hit.id], step, config)
+            if carried > found.similarity.get(memory.id, 0.0):
+                found.add(memory, "reply_carry", carried)
 
 
 def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime,
@@ -142,10 +164,13 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     found = _gather(store, scope, query, topic, skip=skip, family_topic=family_topic,
                     config=config)
     instruction = current_instruction(query)
-    best = max((found.similarity.get(i, 0.0) for i in found.memories), default=0.0)
+    named = named_speakers(query, filter(None, map(speaker_of, found.memories.values())))
+    subject = {i: subject_factor(m, named, config) for i, m in found.memories.items()}
+    best = max((found.similarity.get(i, 0.0) * subject[i] for i in found.memories),
+               default=0.0)
     scored: list[tuple[float, Memory, dict[str, float]]] = []
     for memory_id, memory in found.memories.items():
-        similarity = found.similarity.get(memory_id, 0.0)
+        similarity = found.similarity.get(memory_id, 0.0) * subject[memory_id]
         keyword_hit = memory_id in found.keyword
         routes = found.routes[memory_id]
         if memory.source == "emotional" and not confirmation_weight(memory, config)[1]:
@@ -161,6 +186,9 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
                                    config=config,
                                    share=relevance_share(similarity, best, config)
                                    if memory.kind == "episodic" else 1.0)
+        if subject[memory_id] != 1.0:  # show the subject match as its own part
+            own = parts["semantic"] / subject[memory_id]
+            parts = {**parts, "semantic": own, "subject_match": parts["semantic"] - own}
         score, parts = _current_first(memory, score, parts, instruction, config)
         scored.append((score, memory, parts))
     scored.sort(key=lambda s: (-s[0], s[1].id))

@@ -28,6 +28,9 @@ from hermes_graph.store.keywords import keyword_hits
 from hermes_graph.store.writes import StoreWrites
 from hermes_graph.types import LIVE_STATUSES, Memory, ScoredMemory, Status
 
+SOURCE_SESSION = "json_extract(source_ref, '$.session')"
+SOURCE_TURN = "json_extract(source_ref, '$.turn')"
+
 
 class MemoryStore(StoreWrites, StoreErasure):
     """Long-term memory of many scopes in one SQLite file plus FAISS index files."""
@@ -81,6 +84,47 @@ class MemoryStore(StoreWrites, StoreErasure):
                 where.append(f"{column} IN ({','.join('?' * len(values))})")
                 params.extend(values)
         return where, params
+
+    def follow_ups(self, scope: str, memories: Sequence[Memory], *, turns: int,
+                   kinds: Sequence[str] | None = None,
+                   statuses: Sequence[Status] = LIVE_STATUSES,
+                   ) -> dict[int, builtins.list[tuple[int, Memory]]]:
+        """Memories said in the ``turns`` turns after each given memory, in the same source
+        session: {given id: [(turns after it, memory), ...]} (reply carry, policy.conversation).
+        Memories without a source session and turn have none."""
+        scope = self._scope(scope, "follow_ups")
+        if isinstance(turns, bool) or not isinstance(turns, int) or turns < 0:
+            raise InvalidInputError(f"follow_ups: turns must be an integer >= 0, got {turns!r}")
+        wanted: dict[tuple[str, int], builtins.list[tuple[int, int]]] = {}
+        for memory in memories:
+            session, turn = memory.source_ref.get("session"), memory.source_ref.get("turn")
+            if not isinstance(session, str) or isinstance(turn, bool) or not isinstance(turn, int):
+                continue
+            for step in range(1, turns + 1):
+                wanted.setdefault((session, turn + step), []).append((memory.id, step))
+        if not wanted:
+            return {}
+        where, params = self._where(scope, statuses=statuses, kinds=kinds)
+        by_session: dict[str, builtins.list[int]] = {}
+        for session, turn in wanted:
+            by_session.setdefault(session, []).append(turn)
+        found: dict[int, builtins.list[tuple[int, Memory]]] = {}
+        with self._lock:
+            for session, session_turns in by_session.items():
+                # the expressions of idx_memories_scope_source_turn (migration v7)
+                rows = self._conn.execute(
+                    f"SELECT {rec.COLUMNS} FROM memories INDEXED BY "
+                    f"idx_memories_scope_source_turn WHERE {' AND '.join(where)} "
+                    f"AND {SOURCE_SESSION} = ? AND {SOURCE_TURN} IN "
+                    f"({','.join('?' * len(session_turns))}) ORDER BY id",
+                    [*params, session, *session_turns]).fetchall()
+                for row in rows:
+                    follower = rec.row_to_memory(row)
+                    turn = follower.source_ref["turn"]
+                    for given, step in wanted[(session, int(turn))]:
+                        if given != follower.id:
+                            found.setdefault(given, []).append((step, follower))
+        return found
 
     def find_exact(self, scope: str, content: str, *,
                    statuses: Sequence[Status] = LIVE_STATUSES) -> builtins.list[Memory]:

@@ -163,6 +163,12 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE VIRTUAL TABLE memory_terms_vocab USING fts5vocab('memory_terms', 'row');
     CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
+    # v7: recall looks up the memories said in the turns after a hit (reply carry,
+    # ``MemoryStore.follow_ups``): index the source session and turn of each memory
+    """
+    CREATE INDEX idx_memories_scope_source_turn ON memories(
+        scope, json_extract(source_ref, '$.session'), json_extract(source_ref, '$.turn'));
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -115,6 +115,7 @@ def _scoped_calls(store: MemoryStore, memory_id: int) -> dict[str, Callable[[Any
         "find_exact": lambda s: store.find_exact(s, "content here"),
         "search": lambda s: store.search(s, "content"),
         "vectors": lambda s: store.vectors(s, [memory_id]),
+        "follow_ups": lambda s: store.follow_ups(s, [store.get("u", memory_id)], turns=1),
         "transition": lambda s: store.transition(s, memory_id, "confirmed", reason="r"),
         "update": lambda s: store.update(s, memory_id, reason="r", importance=6),
         "confirm": lambda s: store.confirm(s, memory_id, session="s"),
@@ -134,7 +135,8 @@ def _scoped_calls(store: MemoryStore, memory_id: int) -> dict[str, Callable[[Any
 
 
 SCOPED_CALLS: tuple[str, ...] = (
-    "add", "add_many", "get", "list", "count", "find_exact", "search", "vectors", "transition",
+    "add", "add_many", "get", "list", "count", "find_exact", "search", "vectors", "follow_ups",
+    "transition",
     "update", "confirm", "reset_confirmations", "mark_used", "record_decision", "forget",
     "forget_all", "purge_scope", "transitions", "history", "reembed", "export", "import_",
     "stats")
@@ -249,3 +251,35 @@ def check_keyword_search(make_store: StoreFactory) -> None:
                     f"search({query!r}): keyword route missed {hits[0]}")
             false = [h.memory.content for h in hits[1:] if h.keyword_score > 0]
             _expect(not false, f"search({query!r}): keyword hits on {false}")
+
+
+def check_follow_ups(make_store: StoreFactory) -> None:
+    """The memories said in the next turns of the same source session, in the asked scope,
+    kinds and statuses only (reply carry)."""
+    def said(scope: str, text: str, session: str, turn: int, kind: str = "episodic") -> Any:
+        return store.add(scope, text, kind=kind, category="event" if kind == "episodic"
+                         else "fact", source_ref={"session": session, "turn": turn})
+
+    with make_store() as store:
+        ask = said("u", "Can I get the recipe?", "s1", 4)
+        reply = said("u", "Sure, I will mail it to you", "s1", 5)
+        later = said("u", "Thanks a lot!", "s1", 6)
+        said("u", "Too far to carry", "s1", 7)
+        said("u", "Another session, same turn", "s2", 5)
+        said("u", "A fact said in the reply turn", "s1", 5, kind="semantic")
+        said("other", "Another scope, same session and turn", "s1", 5)
+        bare = store.add("u", "No source turn recorded")
+        found = store.follow_ups("u", [ask, bare], turns=2, kinds=["episodic"])
+        got = {k: [(step, m.id) for step, m in v] for k, v in found.items()}
+        _expect(got == {ask.id: [(1, reply.id), (2, later.id)]},
+                f"follow_ups(turns=2, kinds=['episodic']) -> {got}")
+        one = store.follow_ups("u", [ask], turns=1)
+        _expect({m.content for _, m in one.get(ask.id, [])} ==
+                {reply.content, "A fact said in the reply turn"}, f"turns=1, any kind: {one}")
+        store.transition("u", reply.id, "archived", reason="old")
+        live = store.follow_ups("u", [ask], turns=1, kinds=["episodic"])
+        _expect(live == {}, f"archived memories are not live follow-ups: {live}")
+        _expect(store.follow_ups("u", [ask], turns=0) == {}, "turns=0 finds nothing")
+        for bad in (-1, "2", True, 1.5):
+            _rejects(store, ["u"], InvalidInputError, f"follow_ups(turns={bad!r})",
+                     store.follow_ups, "u", [ask], turns=bad)

@@ -1,0 +1,123 @@
+"""Subject match and reply carry (policy.conversation), alone and through recall."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from hermes_graph import MemoryConfig, MemoryStore
+from hermes_graph.errors import InvalidInputError
+from hermes_graph.nodes.recall import recall_memories
+from hermes_graph.policy.conversation import (
+    carried_relevance,
+    named_speakers,
+    names_speaker,
+    speaker_of,
+    subject_factor,
+)
+from hermes_graph.state import RecalledItem
+from hermes_graph.types import Memory
+
+CONFIG = MemoryConfig()
+T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(("query", "speaker", "named"), [
+    ("What did Caroline research?", "Caroline", True),
+    ("What is Caroline's job?", "Caroline", True),
+    ("what did caroline research", "Caroline", True),
+    ("What did Carolines research?", "Caroline", False),
+    ("Where does Joanna live?", "Jo", False),
+    ("Where does Smith work?", "Anna Smith", True),
+    ("Who is A. Lee?", "A Lee", True),
+    ("What does A like?", "A Lee", False),  # an initial alone names nobody
+    ("小明喜欢什么运动？", "小明", True),
+    ("小红喜欢什么运动？", "小明", False),
+])
+def test_a_speaker_is_named_by_a_whole_word_of_their_name(query: str, speaker: str,
+                                                         named: bool) -> None:
+    assert names_speaker(query, speaker) is named
+
+
+def said(store: MemoryStore, text: str, *, speaker: str | None, session: str, turn: int,
+         at: datetime = T0) -> Memory:
+    ref: dict[str, object] = {"session": session, "turn": turn}
+    if speaker is not None:
+        ref["speaker"] = speaker
+    return store.add("u", text, category="event", at=at, source_ref=ref)
+
+
+def test_subject_factor_raises_only_memories_of_a_named_speaker(store: MemoryStore) -> None:
+    alice = said(store, "I love hiking", speaker="Alice", session="s1", turn=0)
+    bob = said(store, "I love hiking", speaker="Bob", session="s1", turn=1)
+    nobody = said(store, "I love hiking", speaker=None, session="s1", turn=2)
+    named = named_speakers("Does Bob like hiking?", ["Alice", "Bob", "Bob"])
+    assert named == {"Bob"} and speaker_of(nobody) is None
+    assert subject_factor(bob, named, CONFIG) == 1 + CONFIG.subject_match_boost
+    assert subject_factor(alice, named, CONFIG) == 1.0
+    assert subject_factor(nobody, named, CONFIG) == 1.0
+    assert subject_factor(bob, frozenset(), CONFIG) == 1.0
+
+
+def test_carried_relevance_decays_per_turn() -> None:
+    assert math.isclose(carried_relevance(0.8, 1, CONFIG), 0.8 * CONFIG.reply_carry)
+    assert math.isclose(carried_relevance(0.8, 2, CONFIG), 0.8 * CONFIG.reply_carry ** 2)
+    assert carried_relevance(-0.2, 1, CONFIG) == 0.0
+
+
+@pytest.mark.parametrize("changes", [{"reply_carry": 1.5}, {"reply_carry_kinds": ("gossip",)},
+                                     {"subject_match_boost": -0.1}])
+def test_conversation_settings_are_checked(changes: dict[str, object]) -> None:
+    with pytest.raises(InvalidInputError):
+        MemoryConfig(**changes)  # type: ignore[arg-type]
+
+
+def _recall(store: MemoryStore, query: str, config: MemoryConfig = CONFIG,
+            ) -> list[RecalledItem]:
+    return recall_memories(store, "u", query, now=T0 + timedelta(days=1), config=config,
+                           touch=False)
+
+
+def test_recall_puts_the_named_speakers_memory_first_and_shows_the_part(
+        store: MemoryStore) -> None:
+    alice = said(store, "I went hiking in the hills last weekend", speaker="Alice",
+                 session="s1", turn=0)
+    bob = said(store, "I went hiking in the hills last weekend", speaker="Bob",
+               session="s2", turn=0)
+    items = _recall(store, "Where did Bob go hiking?")
+    assert [i["id"] for i in items[:2]] == [bob.id, alice.id]
+    assert items[0]["breakdown"]["subject_match"] > 0
+    assert "subject_match" not in items[1]["breakdown"]
+    off = _recall(store, "Where did Bob go hiking?", CONFIG.replace(subject_match_boost=0.0))
+    assert [i["id"] for i in off[:2]] == [alice.id, bob.id]  # a tie: the older first
+
+
+def test_recall_carries_a_hit_to_the_reply_that_follows_it(store: MemoryStore) -> None:
+    said(store, "We watched a documentary about whales", speaker="Bob", session="s1", turn=0)
+    ask = said(store, "Can I get your honey garlic chicken recipe?", speaker="Tim",
+               session="s1", turn=1)
+    reply = said(store, "Sure thing! I can write it down and mail it to you.", speaker="John",
+                 session="s1", turn=2)
+    elsewhere = said(store, "Sure thing! I can write it down and mail it to you.",
+                     speaker="John", session="s2", turn=2)
+    query = "How will the honey garlic chicken recipe be shared?"
+    items = {i["id"]: i for i in _recall(store, query)}
+    assert ask.id in items and reply.id in items
+    assert "reply_carry" in items[reply.id]["routes"]
+    assert elsewhere.id not in items  # same words, but it follows nothing asked about
+    assert reply.id not in {i["id"] for i in _recall(store, query,
+                                                      CONFIG.replace(reply_carry=0.0))}
+
+
+def test_only_the_configured_kinds_inherit(store: MemoryStore) -> None:
+    ask = said(store, "Can I get your honey garlic chicken recipe?", speaker="Tim",
+               session="s1", turn=1)
+    fact = store.add("u", "Sure thing! I can write it down and mail it to you.",
+                     category="fact", at=T0, source_ref={"session": "s1", "turn": 2})
+    query = "How will the honey garlic chicken recipe be shared?"
+    ids = {i["id"] for i in _recall(store, query)}
+    assert ask.id in ids and fact.id not in ids
+    wider = CONFIG.replace(reply_carry_kinds=("episodic", "semantic"))
+    assert fact.id in {i["id"] for i in _recall(store, query, wider)}
