@@ -13,7 +13,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import date, datetime, timezone
 from typing import Any
 
 import numpy as np
@@ -29,6 +29,7 @@ from hermes_graph.policy.conversation import (
     speaker_of,
     subject_factor,
 )
+from hermes_graph.policy.dates import TimeWindow, query_windows, said_or_dated_within, widen
 from hermes_graph.policy.frozen import confirmation_weight
 from hermes_graph.policy.recall import (
     CurrentInstruction,
@@ -103,8 +104,13 @@ class _Candidates:
             routes.append(route)
 
 
+def _midnight(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
+
+
 def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
-            skip: bool, family_topic: bool, config: MemoryConfig) -> _Candidates:
+            skip: bool, family_topic: bool, windows: Sequence[TimeWindow],
+            config: MemoryConfig) -> _Candidates:
     found = _Candidates()
     profile = store.list(scope, statuses=(*LIVE_STATUSES,), categories=PROFILE_CATEGORIES,
                          min_importance=config.profile_min_importance,
@@ -126,6 +132,10 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
             found.add(hit.memory, route, max(hit.vector_score, hit.score),
                       keyword=route == "keyword")
     _carry_replies(store, scope, [h.memory for h in hits], found, config)
+    for start, end in windows:
+        for memory in store.list(scope, statuses=LIVE_STATUSES, limit=config.time_anchor_cap,
+                                 said_between=(_midnight(start), _midnight(end))):
+            found.add(memory, "time_anchor")
     for hit in store.search(scope, query, k=config.long_tail_top_n, statuses=("archived",),
                             query_vector=vector):
         found.add(hit.memory, "archive", hit.vector_score, keyword=hit.keyword_score > 0)
@@ -161,16 +171,21 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     """
     skip = should_skip(query, config)
     family_topic = signals.matches(signals.FAMILY_TOPIC, query)
+    windows = [widen(w, config.time_anchor_slack_days) for w in query_windows(query)
+               ] if config.time_anchor_boost > 0 else []
     found = _gather(store, scope, query, topic, skip=skip, family_topic=family_topic,
-                    config=config)
+                    windows=windows, config=config)
     instruction = current_instruction(query)
     named = named_speakers(query, filter(None, map(speaker_of, found.memories.values())))
     subject = {i: subject_factor(m, named, config) for i, m in found.memories.items()}
-    best = max((found.similarity.get(i, 0.0) * subject[i] for i in found.memories),
-               default=0.0)
+    anchored = {i: 1.0 + config.time_anchor_boost if windows and said_or_dated_within(
+        m.content, m.created_at, windows) else 1.0 for i, m in found.memories.items()}
+    best = max((found.similarity.get(i, 0.0) * subject[i] * anchored[i]
+                for i in found.memories), default=0.0)
     scored: list[tuple[float, Memory, dict[str, float]]] = []
     for memory_id, memory in found.memories.items():
-        similarity = found.similarity.get(memory_id, 0.0) * subject[memory_id]
+        own = found.similarity.get(memory_id, 0.0)
+        similarity = own * subject[memory_id] * anchored[memory_id]
         keyword_hit = memory_id in found.keyword
         routes = found.routes[memory_id]
         if memory.source == "emotional" and not confirmation_weight(memory, config)[1]:
@@ -186,9 +201,7 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
                                    config=config,
                                    share=relevance_share(similarity, best, config)
                                    if memory.kind == "episodic" else 1.0)
-        if subject[memory_id] != 1.0:  # show the subject match as its own part
-            own = parts["semantic"] / subject[memory_id]
-            parts = {**parts, "semantic": own, "subject_match": parts["semantic"] - own}
+        parts = _boost_parts(parts, own, subject[memory_id], anchored[memory_id], config)
         score, parts = _current_first(memory, score, parts, instruction, config)
         scored.append((score, memory, parts))
     scored.sort(key=lambda s: (-s[0], s[1].id))
@@ -207,6 +220,21 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     if touch and items:
         store.mark_used(scope, [i["id"] for i in items], at=now)
     return items
+
+
+def _boost_parts(parts: dict[str, float], similarity: float, subject: float, anchored: float,
+                 config: MemoryConfig) -> dict[str, float]:
+    """Split the semantic part into the memory's own relevance and what the subject match
+    and the time anchor added to it (the parts still sum to the score)."""
+    if subject == 1.0 and anchored == 1.0:
+        return parts
+    own = config.w_semantic * max(0.0, similarity)
+    boosted = {"semantic": own}
+    if subject != 1.0:
+        boosted["subject_match"] = own * (subject - 1.0)
+    if anchored != 1.0:
+        boosted["time_anchor"] = parts["semantic"] - own - boosted.get("subject_match", 0.0)
+    return {**parts, **boosted}
 
 
 def _current_first(memory: Memory, score: float, parts: dict[str, float],

@@ -8,6 +8,7 @@ user's words: "I'm flying to Denver next Wednesday (2026-01-21)". Pure.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
 _WEEKDAYS_EN = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -62,3 +63,80 @@ def with_absolute_dates(text: str, at: datetime) -> str:
         return f"{match.group(0)} ({resolve(match, today).isoformat()})"
 
     return _PATTERN.sub(add, text)
+
+
+# --- time anchors: calendar dates a query names (recall's time-anchor route) ----------
+
+_MONTH = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_ORD = r"(?:st|nd|rd|th)?"
+_DAY_PATTERNS: tuple[tuple[re.Pattern[str], tuple[int, int, int]], ...] = (
+    # (pattern, group numbers of year, month, day)
+    (re.compile(rf"\b(\d{{1,2}}){_ORD} (?:of )?{_MONTH},? (\d{{4}})\b", re.IGNORECASE),
+     (3, 2, 1)),
+    (re.compile(rf"\b{_MONTH} (\d{{1,2}}){_ORD},? (\d{{4}})\b", re.IGNORECASE), (3, 1, 2)),
+    (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b"), (1, 2, 3)),
+    (re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), (1, 2, 3)),
+)
+_MONTH_PATTERNS: tuple[tuple[re.Pattern[str], tuple[int, int]], ...] = (
+    (re.compile(rf"\b{_MONTH},? (\d{{4}})\b", re.IGNORECASE), (2, 1)),
+    (re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月"), (1, 2)),
+)
+
+TimeWindow = tuple[date, date]
+"""[first day, day after the last): the days a query's date phrase covers."""
+
+
+def _month_number(text: str) -> int:
+    if text.isdigit():
+        return int(text)
+    return [m[:3] for m in _MONTHS_EN].index(text[:3].lower()) + 1
+
+
+_MONTHS_EN = ("january", "february", "march", "april", "may", "june", "july", "august",
+              "september", "october", "november", "december")
+
+
+def query_windows(query: str) -> list[TimeWindow]:
+    """The calendar days and months a query names ("on 9 November, 2022", "in June 2022",
+    "2023-05-07", "2023年5月"), as day windows. Relative phrases ("yesterday", "今天") are
+    not anchors here: in chat they are mostly filler ("what should I cook today?")."""
+    windows: list[TimeWindow] = []
+    rest = query
+    for pattern, (y, m, d) in _DAY_PATTERNS:
+        for match in pattern.finditer(rest):
+            try:
+                day = date(int(match[y]), _month_number(match[m]), int(match[d]))
+            except ValueError:
+                continue  # "30 February": names no day
+            windows.append((day, day + timedelta(days=1)))
+        rest = pattern.sub(" ", rest)  # a day's month must not also anchor the whole month
+    for pattern, (y, m) in _MONTH_PATTERNS:
+        for match in pattern.finditer(rest):
+            month = _month_number(match[m])
+            if not 1 <= month <= 12:
+                continue
+            first = date(int(match[y]), month, 1)
+            windows.append((first, (first + timedelta(days=31)).replace(day=1)))
+    return list(dict.fromkeys(windows))
+
+
+def widen(window: TimeWindow, slack_days: int) -> TimeWindow:
+    """The window with ``slack_days`` added on each side (time zones, "the day before")."""
+    return window[0] - timedelta(days=slack_days), window[1] + timedelta(days=slack_days)
+
+
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def said_or_dated_within(content: str, said_at: datetime,
+                         windows: Sequence[TimeWindow]) -> bool:
+    """Was the memory said on a day in one of the windows, or does it name such a day
+    (an ISO date, as :func:`with_absolute_dates` writes them)?"""
+    days = [said_at.date()]
+    for match in _ISO_DAY.finditer(content):
+        try:
+            days.append(date(int(match[1]), int(match[2]), int(match[3])))
+        except ValueError:
+            continue
+    return any(start <= day < end for day in days for start, end in windows)

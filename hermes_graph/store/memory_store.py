@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from hermes_graph.clock import to_db
 from hermes_graph.errors import (
     EmbedderMismatchError,
     InvalidInputError,
@@ -42,16 +44,24 @@ class MemoryStore(StoreWrites, StoreErasure):
              kinds: Sequence[str] | None = None, categories: Sequence[str] | None = None,
              limit: int | None = None, min_importance: int | None = None,
              most_important_first: bool = False, slots: Sequence[str] | None = None,
-             subjects: Sequence[str] | None = None) -> builtins.list[Memory]:
-        """Memories of a scope, oldest first (or most important, newest first), filtered."""
+             subjects: Sequence[str] | None = None,
+             said_between: tuple[datetime, datetime] | None = None) -> builtins.list[Memory]:
+        """Memories of a scope, oldest first (or most important, newest first), filtered.
+        ``said_between=(start, end)``: created at or after ``start`` and before ``end``."""
         scope = self._scope(scope, "list")
         where, params = self._where(scope, statuses=statuses, kinds=kinds,
                                     categories=categories, slots=slots, subjects=subjects)
         if min_importance is not None:
             where.append("importance >= ?")
             params.append(rec.check_importance(min_importance))
+        table = "memories"
+        if said_between is not None:
+            start, end = rec.check_window(said_between, "said_between")
+            where += ["created_at >= ?", "created_at < ?"]
+            params += [to_db(start), to_db(end)]
+            table += " INDEXED BY idx_memories_scope_created"  # a window is a small range
         order = "importance DESC, id DESC" if most_important_first else "id"
-        sql = f"SELECT {rec.COLUMNS} FROM memories WHERE {' AND '.join(where)} ORDER BY {order}"
+        sql = f"SELECT {rec.COLUMNS} FROM {table} WHERE {' AND '.join(where)} ORDER BY {order}"
         if limit is not None:
             sql += f" LIMIT {rec.check_limit(limit)}"
         with self._lock:

@@ -164,10 +164,12 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     """,
     # v7: recall looks up the memories said in the turns after a hit (reply carry,
-    # ``MemoryStore.follow_ups``): index the source session and turn of each memory
+    # ``MemoryStore.follow_ups``) and those said on a day the query names (time anchor,
+    # ``list(said_between=...)``): index the source session and turn, and the time said
     """
     CREATE INDEX idx_memories_scope_source_turn ON memories(
         scope, json_extract(source_ref, '$.session'), json_extract(source_ref, '$.turn'));
+    CREATE INDEX idx_memories_scope_created ON memories(scope, created_at);
     """,
 )
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
 
-from hermes_graph.clock import from_db
+from hermes_graph.clock import from_db, require_aware
 from hermes_graph.config import MemoryConfig
 from hermes_graph.errors import InvalidInputError, ScopeError
 from hermes_graph.store.lifecycle import check_status
@@ -160,6 +161,17 @@ def check_limit(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise InvalidInputError(f"limit must be a non-negative integer, got {value!r}")
     return value
+
+
+def check_window(value: object, what: str) -> tuple[datetime, datetime]:
+    """A (start, end) pair of timezone-aware datetimes with start <= end."""
+    if not isinstance(value, tuple) or len(value) != 2:
+        raise InvalidInputError(f"{what} must be a (start, end) tuple, got {value!r}")
+    start, end = (require_aware(v, what) for v in value)
+    if end < start:
+        raise InvalidInputError(f"{what}: end {end.isoformat()} is before start "
+                                f"{start.isoformat()}")
+    return start, end
 
 
 def check_names(values: Iterable[object] | None, what: str) -> tuple[str, ...] | None:

@@ -30,6 +30,7 @@ from hermes_graph.testing.conformance_core import (
     check_follow_ups,
     check_keyword_search,
     check_list_filters,
+    check_said_between,
     check_scope_isolation,
     check_scope_required,
     check_search,
@@ -68,7 +69,7 @@ __all__ = [
 CONFORMANCE_CHECKS: tuple[Callable[[StoreFactory], None], ...] = (
     check_add_and_get, check_add_many_is_all_or_nothing, check_list_filters,
     check_scope_required, check_scope_isolation, check_search, check_keyword_search,
-    check_follow_ups,
+    check_follow_ups, check_said_between,
     check_lifecycle, check_update_and_history, check_confirm_and_mark_used, check_forget,
     check_ids_never_reused, check_purge_scope, check_find_exact, check_export_import,
     check_stats, check_bad_input_leaves_store_unchanged, check_transaction_rollback,

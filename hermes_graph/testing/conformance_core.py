@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 from hermes_graph.errors import (
@@ -283,3 +284,30 @@ def check_follow_ups(make_store: StoreFactory) -> None:
         for bad in (-1, "2", True, 1.5):
             _rejects(store, ["u"], InvalidInputError, f"follow_ups(turns={bad!r})",
                      store.follow_ups, "u", [ask], turns=bad)
+
+
+def check_said_between(make_store: StoreFactory) -> None:
+    """``list(said_between=(start, end))``: memories created in [start, end), other filters
+    still applied (the time-anchor route)."""
+    day = timedelta(days=1)
+    with make_store() as store:
+        first = store.add("u", "Went to the support group", category="event", at=T0)
+        second = store.add("u", "Painted a sunset", category="event", at=T0 + day)
+        third = store.add("u", "Signed up for a pottery class", category="event",
+                          at=T0 + 2 * day)
+        store.add("other", "Another scope, same day", category="event", at=T0)
+        cases: list[tuple[tuple[datetime, datetime], dict[str, Any], list[int]]] = [
+            ((T0, T0 + day), {}, [first.id]),
+            ((T0 + day, T0 + 3 * day), {}, [second.id, third.id]),
+            ((T0 - day, T0 + 3 * day), {"limit": 1}, [first.id]),
+            ((T0 + 3 * day, T0 + 4 * day), {}, []),
+        ]
+        store.transition("u", third.id, "archived", reason="old")
+        cases.append(((T0, T0 + 3 * day), {"statuses": ["archived"]}, [third.id]))
+        for window, filters, expected in cases:
+            got = [m.id for m in store.list("u", said_between=window, **filters)]
+            _expect(got == expected, f"list(said_between={window}, **{filters}) -> {got}")
+        naive = datetime(2024, 1, 1)
+        for bad in ((T0 + day, T0), (naive, T0), (T0,), "yesterday", (T0, "later")):
+            _rejects(store, ["u"], InvalidInputError, f"list(said_between={bad!r})",
+                     store.list, "u", said_between=bad)
