@@ -23,6 +23,8 @@ Template = Callable[[random.Random], str]
 NOW = datetime(2026, 1, 15, 12, 0, tzinfo=timezone.utc)
 """The benchmark's clock: memories are created up to ``HISTORY_DAYS`` before it."""
 HISTORY_DAYS = 730
+MAX_TURN = 40
+"""Source turns are drawn from 0..MAX_TURN: some hits have a memory said right after them."""
 
 NAMES_ZH = ("张伟", "王芳", "李娜", "刘洋", "陈静", "杨帆", "赵磊", "黄敏", "周杰", "吴倩",
             "徐明", "孙悦", "马超", "朱琳", "胡斌", "郭婷", "林峰", "何雪", "高远", "罗丹",
@@ -213,6 +215,10 @@ QUERY_TEMPLATES: Sequence[Template] = (
     lambda r: f"recommend a restaurant in {_p(r, CITIES_EN)} for dinner with {_p(r, NAMES_EN)}",
     lambda r: f"{_p(r, PROJECTS)} 的数据库多久备份一次？",
     lambda r: f"who is {_p(r, NAMES_EN)} to the user?",
+    # time anchors (recall's time-anchor route reads what was said on the named days)
+    lambda r: (NOW - timedelta(days=r.randint(1, HISTORY_DAYS))).strftime(
+        "what did the user do on %d %B, %Y?"),
+    lambda r: (NOW - timedelta(days=r.randint(1, HISTORY_DAYS))).strftime("用户%Y年%m月去了哪里"),
 )
 
 
@@ -276,6 +282,9 @@ def make_memories(count: int, seed: int) -> list[dict[str, Any]]:
             "session": f"sess-{rng.randint(1, 5000)}" if rng.random() < 0.7 else None,
             "at": NOW - timedelta(days=rng.uniform(0, HISTORY_DAYS)),
         })
+        if items[-1]["session"] is not None:  # where it was said, as the graph records it
+            items[-1]["source_ref"] = {"session": items[-1]["session"],
+                                       "turn": rng.randint(0, MAX_TURN)}
     return items
 
 

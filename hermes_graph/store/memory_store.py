@@ -47,7 +47,8 @@ class MemoryStore(StoreWrites, StoreErasure):
              subjects: Sequence[str] | None = None,
              said_between: tuple[datetime, datetime] | None = None) -> builtins.list[Memory]:
         """Memories of a scope, oldest first (or most important, newest first), filtered.
-        ``said_between=(start, end)``: created at or after ``start`` and before ``end``."""
+        ``said_between=(start, end)``: created at or after ``start`` and before ``end``,
+        in the order they were said."""
         scope = self._scope(scope, "list")
         where, params = self._where(scope, statuses=statuses, kinds=kinds,
                                     categories=categories, slots=slots, subjects=subjects)
@@ -60,7 +61,8 @@ class MemoryStore(StoreWrites, StoreErasure):
             where += ["created_at >= ?", "created_at < ?"]
             params += [to_db(start), to_db(end)]
             table += " INDEXED BY idx_memories_scope_created"  # a window is a small range
-        order = "importance DESC, id DESC" if most_important_first else "id"
+        order = "importance DESC, id DESC" if most_important_first else \
+            "created_at, id" if said_between is not None else "id"  # index order: no sort
         sql = f"SELECT {rec.COLUMNS} FROM {table} WHERE {' AND '.join(where)} ORDER BY {order}"
         if limit is not None:
             sql += f" LIMIT {rec.check_limit(limit)}"
