@@ -141,12 +141,13 @@ class MemoryConfig:
     """Kinds that inherit: extracted facts and rules stand on their own words."""
     time_anchor_boost: float = 0.5
     """A memory said on (or naming) a calendar day or month the query names has its
-    relevance raised by this share; the memories said then join the candidates
+    relevance raised by this share; the best matches said then join the candidates
     (policy.dates.query_windows; 0: off)."""
     time_anchor_slack_days: int = 1
     """Days added on each side of a named day or month (time zones, a late-night session)."""
-    time_anchor_cap: int = 200
-    """At most this many memories said in the named windows join the candidates."""
+    time_anchor_cap: int = 1000
+    """At most this many memories said in a named window (the earliest) are compared with
+    the query; the best ``2 * recall_k`` of them join the candidates."""
 
     # --- injection budget (seed 001 §4.3, seed 000 §3.5) ---------------------
     core_tier_tokens: int = 400

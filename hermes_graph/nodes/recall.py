@@ -3,8 +3,12 @@
 Routes, merged and de-duplicated (seed 004 §4.1): the query (FAISS vector +
 FTS5 keyword route of the store), the current session's topic (its earlier
 user messages), the profile (frozen and important identity / constraint /
-rule / preference memories, always considered) and the cold archive (the long
-tail). Each memory gets the fused score with its breakdown (policy.scoring).
+rule / preference memories, always considered), the cold archive (the long
+tail), the turns right after a query hit (reply carry) and what was said on a
+day or in a month the query names (time anchor). Each memory gets the fused
+score with its breakdown (policy.scoring); a memory said by a speaker the query
+names (subject match) or in a named window counts more (policy.conversation,
+policy.dates).
 """
 
 from __future__ import annotations
@@ -132,10 +136,10 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
             found.add(hit.memory, route, max(hit.vector_score, hit.score),
                       keyword=route == "keyword")
     _carry_replies(store, scope, [h.memory for h in hits], found, config)
-    for start, end in windows:
-        for memory in store.list(scope, statuses=LIVE_STATUSES, limit=config.time_anchor_cap,
-                                 said_between=(_midnight(start), _midnight(end))):
-            found.add(memory, "time_anchor")
+    for start, end in windows:  # the window's best matches, however far down the whole scope
+        for hit in store.search(scope, query, k=k, query_vector=vector,
+                                said_between=(_midnight(start), _midnight(end))):
+            found.add(hit.memory, "time_anchor", hit.vector_score)
     for hit in store.search(scope, query, k=config.long_tail_top_n, statuses=("archived",),
                             query_vector=vector):
         found.add(hit.memory, "archive", hit.vector_score, keyword=hit.keyword_score > 0)

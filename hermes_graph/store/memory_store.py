@@ -180,15 +180,24 @@ class MemoryStore(StoreWrites, StoreErasure):
 
     def search(self, scope: str, query: str, *, k: int = 8, kinds: Sequence[str] | None = None,
                statuses: Sequence[Status] = LIVE_STATUSES,
-               query_vector: NDArray[np.float32] | None = None) -> builtins.list[ScoredMemory]:
-        """Hybrid search in one scope: FAISS vector route + FTS5 keyword route, fused."""
+               query_vector: NDArray[np.float32] | None = None,
+               said_between: tuple[datetime, datetime] | None = None,
+               ) -> builtins.list[ScoredMemory]:
+        """Hybrid search in one scope: FAISS vector route + FTS5 keyword route, fused.
+
+        ``said_between=(start, end)`` searches only what was said in that window, by exact
+        cosine over the stored vectors (the filter comes first; no keyword route). At most
+        ``config.time_anchor_cap`` memories of the window, the earliest, are compared."""
         scope = self._scope(scope, "search")
         if not isinstance(query, str) or not query.strip():
             raise InvalidInputError(f"search: query must be a non-empty string, got {query!r}")
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise InvalidInputError(f"search: k must be a positive integer, got {k!r}")
         statuses, kind_filter = rec.check_statuses(statuses), rec.check_kinds(kinds)
+        window = None if said_between is None else rec.check_window(said_between, "said_between")
         vector = self._vectors.query(query) if query_vector is None else query_vector
+        if window is not None:
+            return self._search_window(scope, vector, k, statuses, kind_filter, window)
         pool = k * self.config.candidate_multiplier
         with self._lock:
             self._check_embedder(scope, claim=False)
@@ -218,6 +227,26 @@ class MemoryStore(StoreWrites, StoreErasure):
                 f"SELECT {rec.COLUMNS} FROM memories WHERE {' AND '.join(where)} "
                 f"AND id IN ({','.join('?' * len(ranked))})",
                 [*params, *(r.id for r in ranked)]).fetchall()
+        return search_route.scored_memories(ranked, rows)
+
+    def _search_window(self, scope: str, vector: NDArray[np.float32], k: int,
+                       statuses: Sequence[Status], kinds: Sequence[str] | None,
+                       window: tuple[datetime, datetime]) -> builtins.list[ScoredMemory]:
+        where, params = self._where(scope, statuses=statuses, kinds=kinds)
+        where += ["created_at >= ?", "created_at < ?", "embedding IS NOT NULL"]
+        params += [to_db(window[0]), to_db(window[1])]
+        with self._lock:
+            self._check_embedder(scope, claim=False)
+            cosines = search_route.blob_cosines(self._conn.execute(
+                f"SELECT id, embedding FROM memories INDEXED BY idx_memories_scope_created "
+                f"WHERE {' AND '.join(where)} ORDER BY created_at, id "
+                f"LIMIT {self.config.time_anchor_cap}", params), vector)
+            ranked = search_route.rank_candidates(cosines, cosines, {}, 0.0, k)
+            if not ranked:
+                return []
+            rows = self._conn.execute(
+                f"SELECT {rec.COLUMNS} FROM memories WHERE +scope = ? AND id IN "
+                f"({','.join('?' * len(ranked))})", [scope, *(r.id for r in ranked)]).fetchall()
         return search_route.scored_memories(ranked, rows)
 
     def transitions(self, scope: str,

@@ -287,8 +287,8 @@ def check_follow_ups(make_store: StoreFactory) -> None:
 
 
 def check_said_between(make_store: StoreFactory) -> None:
-    """``list(said_between=(start, end))``: memories created in [start, end), other filters
-    still applied (the time-anchor route)."""
+    """``list`` and ``search`` with ``said_between=(start, end)``: memories created in
+    [start, end), other filters still applied (the time-anchor route)."""
     day = timedelta(days=1)
     with make_store() as store:
         first = store.add("u", "Went to the support group", category="event", at=T0)
@@ -307,7 +307,15 @@ def check_said_between(make_store: StoreFactory) -> None:
         for window, filters, expected in cases:
             got = [m.id for m in store.list("u", said_between=window, **filters)]
             _expect(got == expected, f"list(said_between={window}, **{filters}) -> {got}")
+        searched = [(window, _ids(store.search("u", "painted a sunset", k=5,
+                                               said_between=window)))
+                    for window in ((T0, T0 + day), (T0, T0 + 3 * day), (T0 + 3 * day, T1))]
+        _expect(searched[0][1] == [first.id] and searched[1][1][:1] == [second.id]
+                and set(searched[1][1]) == {first.id, second.id} and searched[2][1] == [],
+                f"search(said_between=...) must only rank live memories said then: {searched}")
         naive = datetime(2024, 1, 1)
         for bad in ((T0 + day, T0), (naive, T0), (T0,), "yesterday", (T0, "later")):
             _rejects(store, ["u"], InvalidInputError, f"list(said_between={bad!r})",
                      store.list, "u", said_between=bad)
+            _rejects(store, ["u"], InvalidInputError, f"search(said_between={bad!r})",
+                     store.search, "u", "sunset", said_between=bad)
