@@ -237,11 +237,10 @@ class MemoryStore(StoreWrites, StoreErasure):
         params += [to_db(window[0]), to_db(window[1])]
         with self._lock:
             self._check_embedder(scope, claim=False)
-            cosines = search_route.blob_cosines(self._conn.execute(
+            ranked = search_route.top_cosines(self._conn.execute(
                 f"SELECT id, embedding FROM memories INDEXED BY idx_memories_scope_created "
                 f"WHERE {' AND '.join(where)} ORDER BY created_at, id "
-                f"LIMIT {self.config.time_anchor_cap}", params), vector)
-            ranked = search_route.rank_candidates(cosines, cosines, {}, 0.0, k)
+                f"LIMIT {self.config.time_anchor_cap}", params).fetchall(), vector, k)
             if not ranked:
                 return []
             rows = self._conn.execute(

@@ -83,6 +83,22 @@ def blob_cosines(rows: Iterable[Sequence[Any]],
             for row in rows if isinstance(row[1], bytes)}
 
 
+def top_cosines(rows: Sequence[Sequence[Any]], query_vector: NDArray[np.float32],
+                k: int) -> list[Ranked]:
+    """The ``k`` (id, embedding blob) rows nearest the query by exact cosine, best first
+    (one matrix product: a time window holds hundreds of rows)."""
+    if not rows:
+        return []
+    ids = np.fromiter((int(r[0]) for r in rows), dtype=np.int64, count=len(rows))
+    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(
+        len(rows), -1)
+    cosines = matrix @ query_vector
+    best = np.argpartition(-cosines, k - 1)[:k] if len(rows) > k else np.arange(len(rows))
+    order = sorted(best, key=lambda i: (-float(cosines[i]), int(ids[i])))
+    return [Ranked(id=int(ids[i]), score=float(cosines[i]), vector_score=float(cosines[i]),
+                   keyword_score=0.0, routes=("vector",)) for i in order]
+
+
 def scored_memories(ranked: Sequence[Ranked],
                     rows: Iterable[Mapping[str, Any]]) -> list[ScoredMemory]:
     """The ranked candidates whose rows were read, in rank order."""
