@@ -83,6 +83,10 @@ _MONTH_PATTERNS: tuple[tuple[re.Pattern[str], tuple[int, int]], ...] = (
     (re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月"), (1, 2)),
 )
 
+_MONTHS_EN = ("january", "february", "march", "april", "may", "june", "july", "august",
+              "september", "october", "november", "december")
+
+
 TimeWindow = tuple[date, date]
 """[first day, day after the last): the days a query's date phrase covers."""
 
@@ -91,10 +95,6 @@ def _month_number(text: str) -> int:
     if text.isdigit():
         return int(text)
     return [m[:3] for m in _MONTHS_EN].index(text[:3].lower()) + 1
-
-
-_MONTHS_EN = ("january", "february", "march", "april", "may", "june", "july", "august",
-              "september", "october", "november", "december")
 
 
 def query_windows(query: str) -> list[TimeWindow]:
