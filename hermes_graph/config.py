@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_graph.errors import InvalidInputError
+from hermes_graph.types import KINDS
 
 
 def _default_tau_days() -> dict[str, float]:
@@ -169,12 +170,12 @@ class MemoryConfig:
             raise InvalidInputError(
                 f"MemoryConfig.reply_carry must be at most 1 (a follow-up never outranks "
                 f"the hit it follows), got {self.reply_carry!r}")
-        unknown_kinds = set(self.reply_carry_kinds) - {"semantic", "episodic", "procedural"}
+        unknown_kinds = set(self.reply_carry_kinds) - set(KINDS)
         if unknown_kinds:
             raise InvalidInputError(
                 f"MemoryConfig.reply_carry_kinds has unknown kinds {sorted(unknown_kinds)}; "
                 "expected semantic, episodic or procedural")
-        missing = {"semantic", "episodic", "procedural"} - set(self.tau_days)
+        missing = set(KINDS) - set(self.tau_days)
         if missing:
             raise InvalidInputError(
                 f"MemoryConfig.tau_days lacks kinds {sorted(missing)}; "

@@ -51,15 +51,13 @@ class MemoryStore(StoreWrites, StoreErasure):
         in the order they were said."""
         scope = self._scope(scope, "list")
         where, params = self._where(scope, statuses=statuses, kinds=kinds,
-                                    categories=categories, slots=slots, subjects=subjects)
+                                    categories=categories, slots=slots, subjects=subjects,
+                                    said_between=said_between)
         if min_importance is not None:
             where.append("importance >= ?")
             params.append(rec.check_importance(min_importance))
         table = "memories"
         if said_between is not None:
-            start, end = rec.check_window(said_between, "said_between")
-            where += ["created_at >= ?", "created_at < ?"]
-            params += [to_db(start), to_db(end)]
             table += " INDEXED BY idx_memories_scope_created"  # a window is a small range
         order = "importance DESC, id DESC" if most_important_first else \
             "created_at, id" if said_between is not None else "id"  # index order: no sort
@@ -81,10 +79,11 @@ class MemoryStore(StoreWrites, StoreErasure):
     @staticmethod
     def _where(scope: str, *, statuses: Sequence[Status] | None = None,
                kinds: Sequence[str] | None = None, categories: Sequence[str] | None = None,
-               slots: Sequence[str] | None = None,
-               subjects: Sequence[str] | None = None) -> tuple[builtins.list[str],
-                                                               builtins.list[object]]:
-        """SQL filters of a scope, checked; filtering happens in SQL, before any ranking."""
+               slots: Sequence[str] | None = None, subjects: Sequence[str] | None = None,
+               said_between: tuple[datetime, datetime] | None = None,
+               ) -> tuple[builtins.list[str], builtins.list[object]]:
+        """SQL filters of a scope, checked; filtering happens in SQL, before any ranking.
+        ``said_between``: created in [start, end) (idx_memories_scope_created serves it)."""
         where: builtins.list[str] = ["scope = ?"]
         params: builtins.list[object] = [scope]
         for column, values in (("status", rec.check_statuses(statuses) if statuses else None),
@@ -95,6 +94,10 @@ class MemoryStore(StoreWrites, StoreErasure):
             if values:
                 where.append(f"{column} IN ({','.join('?' * len(values))})")
                 params.extend(values)
+        if said_between is not None:
+            start, end = rec.check_window(said_between, "said_between")
+            where += ["created_at >= ?", "created_at < ?"]
+            params += [to_db(start), to_db(end)]
         return where, params
 
     def follow_ups(self, scope: str, memories: Sequence[Memory], *, turns: int,
@@ -194,10 +197,12 @@ class MemoryStore(StoreWrites, StoreErasure):
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise InvalidInputError(f"search: k must be a positive integer, got {k!r}")
         statuses, kind_filter = rec.check_statuses(statuses), rec.check_kinds(kinds)
-        window = None if said_between is None else rec.check_window(said_between, "said_between")
+        if said_between is not None:  # checked before the query is embedded
+            window, window_params = self._where(scope, statuses=statuses, kinds=kind_filter,
+                                                said_between=said_between)
         vector = self._vectors.query(query) if query_vector is None else query_vector
-        if window is not None:
-            return self._search_window(scope, vector, k, statuses, kind_filter, window)
+        if said_between is not None:
+            return self._search_window(scope, vector, k, window, window_params)
         pool = k * self.config.candidate_multiplier
         with self._lock:
             self._check_embedder(scope, claim=False)
@@ -230,11 +235,10 @@ class MemoryStore(StoreWrites, StoreErasure):
         return search_route.scored_memories(ranked, rows)
 
     def _search_window(self, scope: str, vector: NDArray[np.float32], k: int,
-                       statuses: Sequence[Status], kinds: Sequence[str] | None,
-                       window: tuple[datetime, datetime]) -> builtins.list[ScoredMemory]:
-        where, params = self._where(scope, statuses=statuses, kinds=kinds)
-        where += ["created_at >= ?", "created_at < ?", "embedding IS NOT NULL"]
-        params += [to_db(window[0]), to_db(window[1])]
+                       where: builtins.list[str], params: builtins.list[object],
+                       ) -> builtins.list[ScoredMemory]:
+        """Exact cosine over the rows ``where`` selects (a time window of one scope)."""
+        where = [*where, "embedding IS NOT NULL"]
         with self._lock:
             self._check_embedder(scope, claim=False)
             ranked = search_route.top_cosines(self._conn.execute(
