@@ -75,6 +75,12 @@ class MemoryConfig:
     """A forget request erases memories this close to what it names (or sharing its terms)."""
     drop_phone_numbers: bool = True
     """Treat phone numbers as secrets (seed 004 privacy rules)."""
+    substance_importance_base: float = 1.0
+    """Importance of a verbatim memory that tells nothing (policy.substance, seed 001 §2.2)."""
+    substance_terms_per_point: float = 2.0
+    """Each this many distinct content terms a verbatim memory tells add one importance
+    point (chosen on LoCoMo conversations 0-4, checked on 5-9: bench/README.md)."""
+    substance_importance_max: int = 10
 
     # --- bounded gate (seed 001 §2) ------------------------------------------
     w_recency: float = 0.25
@@ -170,6 +176,11 @@ class MemoryConfig:
             raise InvalidInputError(
                 f"MemoryConfig.reply_carry must be at most 1 (a follow-up never outranks "
                 f"the hit it follows), got {self.reply_carry!r}")
+        if self.substance_terms_per_point <= 0 or not 1 <= self.substance_importance_max <= 10:
+            raise InvalidInputError(
+                "MemoryConfig.substance_terms_per_point must be positive and "
+                "substance_importance_max within 1-10, got "
+                f"{self.substance_terms_per_point!r} and {self.substance_importance_max!r}")
         unknown_kinds = set(self.reply_carry_kinds) - set(KINDS)
         if unknown_kinds:
             raise InvalidInputError(

@@ -148,9 +148,22 @@ def test_turn_as_memory_extractor_keeps_the_whole_turn_with_its_ref() -> None:
     turn = Turn(role="user", content="Bob: hello there", session="s", index=0, at=at,
                 speaker="Bob", ref="D1:2")
     [candidate] = TurnAsMemoryExtractor().extract([turn], now=at)
-    assert (candidate.content, candidate.kind, candidate.category, candidate.importance) == (
-        "Bob: hello there", "episodic", "event", 5)
+    assert (candidate.content, candidate.kind, candidate.category) == (
+        "Bob: hello there", "episodic", "event")
     assert candidate.source_ref["refs"] == ["D1:2"]
+
+
+def test_turn_as_memory_extractor_rates_what_the_turn_tells_not_the_speaker() -> None:
+    at = datetime(2023, 5, 8, tzinfo=timezone.utc)
+
+    def rated(content: str) -> int:
+        turn = Turn(role="user", content=content, session="s", index=0, at=at,
+                    speaker="Bob Stone", ref="D1:2")
+        [candidate] = TurnAsMemoryExtractor().extract([turn], now=at)
+        return candidate.importance
+
+    assert rated("Bob Stone: How are you?") == 1  # the name is not something Bob told
+    assert rated("Bob Stone: I adopted two puppies from the shelter in Austin.") == 4
 
 
 def test_recall_at_k_matches_the_hand_computed_values(tiny_run: LocomoRun) -> None:

@@ -52,6 +52,7 @@ from hermes_graph.nodes.inject import build_block
 from hermes_graph.nodes.recall import recall_memories
 from hermes_graph.policy.budget import approx_tokens
 from hermes_graph.replay import Replayer, TurnTrace
+from hermes_graph.policy.substance import substance_importance
 from hermes_graph.store import MemoryStore
 from hermes_graph.types import LIVE_STATUSES, Candidate, Memory
 
@@ -66,15 +67,22 @@ NO_SEMANTIC_DEDUP = 1.01
 
 
 class TurnAsMemoryExtractor:
-    """Raw mode: the whole latest user turn is one episodic memory, nothing else."""
+    """Raw mode: the whole latest user turn is one episodic memory, nothing else. Its
+    importance is rated from its sentence form, as for any verbatim memory
+    (policy.substance); the speaker's name in front of the text is not rated."""
+
+    def __init__(self, config: MemoryConfig | None = None) -> None:
+        self.config = config or MemoryConfig()
 
     def extract(self, turns: Sequence[Turn], *, now: datetime,
                 existing: Sequence[Memory] = ()) -> list[Candidate]:
         if not turns or turns[-1].role != "user":
             return []
         turn = turns[-1]
+        said = turn.content.removeprefix(f"{turn.speaker}:") if turn.speaker else turn.content
         return [Candidate(content=turn.content, kind="episodic", category="event",
-                          subject="user", importance=5, source_ref=source_ref(turn))]
+                          subject="user", importance=substance_importance(said, self.config),
+                          source_ref=source_ref(turn))]
 
 
 def write_config(mode: Mode) -> MemoryConfig:
@@ -220,7 +228,7 @@ def run_locomo(data: LocomoData, *, mode: Mode = "raw", ks: Sequence[int] = DEFA
     if db is not None and db.exists():
         raise HermesError(f"bench locomo: {db} exists; the benchmark writes a fresh store")
     config, asking = write_config(mode), recall_config(ks, recall_k)
-    extractor = TurnAsMemoryExtractor() if mode == "raw" else RuleExtractor(config)
+    extractor = TurnAsMemoryExtractor(config) if mode == "raw" else RuleExtractor(config)
     stats = WriteStats()
     outcomes: list[QuestionOutcome] = []
     turns = sum(len(c.turns) for c in data.conversations)
