@@ -16,7 +16,6 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from hermes_graph.bench.cli import parse_positions
 from hermes_graph.bench.locomo import (
     LocomoRun,
-    TurnAsMemoryExtractor,
     recall_at_k,
     recall_table,
     run_locomo,
@@ -27,7 +26,6 @@ from hermes_graph.bench.report import write_locomo_report
 from hermes_graph.cli import main
 from hermes_graph.embeddings import HashingEmbeddings
 from hermes_graph.errors import FormatError
-from hermes_graph.extract.base import Turn
 from hermes_graph.store import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,29 +139,6 @@ def test_conversations_option_reads_positions_and_ranges(spec: str,
 def test_conversations_option_rejects_bad_specs(spec: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError):
         parse_positions(spec)
-
-
-def test_turn_as_memory_extractor_keeps_the_whole_turn_with_its_ref() -> None:
-    at = datetime(2023, 5, 8, tzinfo=timezone.utc)
-    turn = Turn(role="user", content="Bob: hello there", session="s", index=0, at=at,
-                speaker="Bob", ref="D1:2")
-    [candidate] = TurnAsMemoryExtractor().extract([turn], now=at)
-    assert (candidate.content, candidate.kind, candidate.category) == (
-        "Bob: hello there", "episodic", "event")
-    assert candidate.source_ref["refs"] == ["D1:2"]
-
-
-def test_turn_as_memory_extractor_rates_what_the_turn_tells_not_the_speaker() -> None:
-    at = datetime(2023, 5, 8, tzinfo=timezone.utc)
-
-    def rated(content: str) -> int:
-        turn = Turn(role="user", content=content, session="s", index=0, at=at,
-                    speaker="Bob Stone", ref="D1:2")
-        [candidate] = TurnAsMemoryExtractor().extract([turn], now=at)
-        return candidate.importance
-
-    assert rated("Bob Stone: How are you?") == 1  # the name is not something Bob told
-    assert rated("Bob Stone: I adopted two puppies from the shelter in Austin.") == 4
 
 
 def test_recall_at_k_matches_the_hand_computed_values(tiny_run: LocomoRun) -> None:

@@ -10,9 +10,10 @@ of the question's evidence turns that the top-k recalled memories come from
 Modes:
 
 * ``raw`` — every turn is stored as one episodic memory (what a plain RAG memory
-  does): :class:`TurnAsMemoryExtractor`, and a write config whose bounded gate
-  never evicts and whose semantic dedup is off. Every turn must be stored (an
-  exact repeat of an earlier turn is confirmed instead, and counted).
+  does): the product's ``VerbatimExtractor`` (importance rated from what each turn
+  tells), and a write config whose bounded gate never evicts and whose semantic
+  dedup is off. Every turn must be stored (an exact repeat of an earlier turn is
+  confirmed instead, and counted).
 * ``pipeline`` — the real RuleExtractor -> gate -> persist path with the default
   config; the report says how much evidence survives the gates.
 """
@@ -45,16 +46,15 @@ from hermes_graph.bench.locomo_data import (
 )
 from hermes_graph.config import MemoryConfig
 from hermes_graph.errors import HermesError
-from hermes_graph.extract.base import Turn, source_ref
 from hermes_graph.extract.rules import RuleExtractor
+from hermes_graph.extract.verbatim import VerbatimExtractor
 from hermes_graph.nodes.gate import NEW_ROW_ACTIONS
 from hermes_graph.nodes.inject import build_block
 from hermes_graph.nodes.recall import recall_memories
 from hermes_graph.policy.budget import approx_tokens
 from hermes_graph.replay import Replayer, TurnTrace
-from hermes_graph.policy.substance import substance_importance
 from hermes_graph.store import MemoryStore
-from hermes_graph.types import LIVE_STATUSES, Candidate, Memory
+from hermes_graph.types import LIVE_STATUSES
 
 Mode = Literal["raw", "pipeline"]
 MODES: tuple[Mode, ...] = ("raw", "pipeline")
@@ -64,25 +64,6 @@ QUESTION_DELAY = timedelta(days=1)
 UNBOUNDED = 10**9
 NO_SEMANTIC_DEDUP = 1.01
 """A dedup cosine above any possible cosine: raw mode keeps near-identical turns apart."""
-
-
-class TurnAsMemoryExtractor:
-    """Raw mode: the whole latest user turn is one episodic memory, nothing else. Its
-    importance is rated from its sentence form, as for any verbatim memory
-    (policy.substance); the speaker's name in front of the text is not rated."""
-
-    def __init__(self, config: MemoryConfig | None = None) -> None:
-        self.config = config or MemoryConfig()
-
-    def extract(self, turns: Sequence[Turn], *, now: datetime,
-                existing: Sequence[Memory] = ()) -> list[Candidate]:
-        if not turns or turns[-1].role != "user":
-            return []
-        turn = turns[-1]
-        said = turn.content.removeprefix(f"{turn.speaker}:") if turn.speaker else turn.content
-        return [Candidate(content=turn.content, kind="episodic", category="event",
-                          subject="user", importance=substance_importance(said, self.config),
-                          source_ref=source_ref(turn))]
 
 
 def write_config(mode: Mode) -> MemoryConfig:
@@ -228,7 +209,7 @@ def run_locomo(data: LocomoData, *, mode: Mode = "raw", ks: Sequence[int] = DEFA
     if db is not None and db.exists():
         raise HermesError(f"bench locomo: {db} exists; the benchmark writes a fresh store")
     config, asking = write_config(mode), recall_config(ks, recall_k)
-    extractor = TurnAsMemoryExtractor(config) if mode == "raw" else RuleExtractor(config)
+    extractor = VerbatimExtractor(config) if mode == "raw" else RuleExtractor(config)
     stats = WriteStats()
     outcomes: list[QuestionOutcome] = []
     turns = sum(len(c.turns) for c in data.conversations)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -14,6 +15,7 @@ from langgraph.runtime import Runtime
 from hermes_graph.errors import ExtractionError
 from hermes_graph.extract.base import MESSAGE_REF_KEY, Extractor, Role, Turn
 from hermes_graph.nodes._common import context_of, now_of
+from hermes_graph.policy import signals
 from hermes_graph.state import MemoryContext, MemoryState
 from hermes_graph.store import MemoryStore
 from hermes_graph.types import Candidate, Memory, candidate_to_dict
@@ -38,13 +40,26 @@ def turns_from_messages(messages: Sequence[AnyMessage], *, session: str,
     return turns
 
 
+def screen_secrets(candidate: Candidate, *, include_phone: bool) -> Candidate:
+    """A candidate holding a secret or an ID number becomes a dropped, redacted one
+    (seed 004 privacy rules): whatever extractor made it, the secret goes no further."""
+    if candidate.drop_reason is not None:
+        return candidate
+    secrets = signals.secret_kinds(candidate.content, include_phone=include_phone)
+    if not secrets:
+        return candidate
+    return dataclasses.replace(candidate, content="[redacted]",
+                               drop_reason=f"secret:{'+'.join(secrets)}")
+
+
 def extract_candidates(extractor: Extractor, turns: Sequence[Turn], *, now: datetime,
                        store: MemoryStore | None = None,
                        scope: str | None = None) -> list[Candidate]:
     """Run the extractor on the last user turn; bad extractor output keeps nothing.
 
     Extractors that set ``uses_existing`` (the LLM one) also get the scope's nearest
-    memories, so they can say which one a new fact updates.
+    memories, so they can say which one a new fact updates. Every candidate is screened
+    for secrets here too, so a user's own extractor cannot store one.
     """
     if not turns or turns[-1].role != "user":
         return []
@@ -52,10 +67,12 @@ def extract_candidates(extractor: Extractor, turns: Sequence[Turn], *, now: date
     if getattr(extractor, "uses_existing", False) and store is not None and scope is not None:
         existing = [h.memory for h in store.search(scope, turns[-1].content, k=EXISTING_SHOWN)]
     try:
-        return extractor.extract(list(turns[-CONTEXT_TURNS:]), now=now, existing=existing)
+        candidates = extractor.extract(list(turns[-CONTEXT_TURNS:]), now=now, existing=existing)
     except ExtractionError as exc:
         log.warning("extractor output rejected, nothing kept from this turn: %s", exc)
         return []
+    include_phone = store.config.drop_phone_numbers if store is not None else True
+    return [screen_secrets(c, include_phone=include_phone) for c in candidates]
 
 
 def make_extract_node(store: MemoryStore, extractor: Extractor, *,

@@ -1,0 +1,43 @@
+"""The verbatim extractor: every user turn is kept whole, as one episodic memory.
+
+What a plain conversation memory does (mem0's ``infer=False``): nothing is split,
+rewritten or classified, so nothing the user said is lost to an extraction rule.
+A turn holding a secret or an ID number is dropped whole (it cannot be split
+around it), redacted; the gate still applies. Each memory's importance is rated
+from what the turn tells (policy.substance); a speaker's name in front of the
+text is not rated. The LoCoMo benchmark's raw mode uses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from hermes_graph.config import MemoryConfig
+from hermes_graph.extract.base import Turn, source_ref
+from hermes_graph.policy import signals
+from hermes_graph.policy.substance import substance_importance
+from hermes_graph.types import Candidate, Memory
+
+
+class VerbatimExtractor:
+    """The latest user turn, whole, as one episodic event memory."""
+
+    def __init__(self, config: MemoryConfig | None = None) -> None:
+        self.config = config or MemoryConfig()
+
+    def extract(self, turns: Sequence[Turn], *, now: datetime,
+                existing: Sequence[Memory] = ()) -> list[Candidate]:
+        if not turns or turns[-1].role != "user" or not turns[-1].content.strip():
+            return []
+        turn = turns[-1]
+        ref = source_ref(turn)
+        secrets = signals.secret_kinds(turn.content,
+                                       include_phone=self.config.drop_phone_numbers)
+        if secrets:  # the secret itself is never copied into a candidate or a trace
+            return [Candidate(content="[redacted]", kind="episodic", category="event",
+                              drop_reason=f"secret:{'+'.join(secrets)}", source_ref=ref)]
+        said = turn.content.removeprefix(f"{turn.speaker}:") if turn.speaker else turn.content
+        return [Candidate(content=turn.content, kind="episodic", category="event",
+                          subject="user", importance=substance_importance(said, self.config),
+                          source_ref=ref)]
