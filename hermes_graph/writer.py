@@ -15,8 +15,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime
 
 from hermes_graph.config import MemoryConfig
+from hermes_graph.errors import ExtractionError
 from hermes_graph.extract.base import Extractor, Turn
-from hermes_graph.nodes.extract import extract_candidates
+from hermes_graph.nodes.extract import extract_candidates, screen_all
 from hermes_graph.nodes.gate import gate_candidates
 from hermes_graph.nodes.persist import apply_decisions
 from hermes_graph.state import DecisionItem
@@ -54,7 +55,12 @@ def end_session(store: MemoryStore, extractor: Extractor, *, scope: str, session
     catch_up = getattr(extractor, "catch_up", None)
     if catch_up is None:
         return []
-    candidates = catch_up(list(turns), now=now)
+    try:
+        candidates = screen_all(catch_up(list(turns), now=now),
+                                include_phone=store.config.drop_phone_numbers)
+    except ExtractionError as exc:
+        log.warning("catch-up output rejected, nothing kept from this session: %s", exc)
+        return []
     if not candidates:
         return []
     return gate_and_persist(store, scope=scope, session=session, candidates=candidates,

@@ -52,6 +52,10 @@ def screen_secrets(candidate: Candidate, *, include_phone: bool) -> Candidate:
                                drop_reason=f"secret:{'+'.join(secrets)}")
 
 
+def screen_all(candidates: Sequence[Candidate], *, include_phone: bool) -> list[Candidate]:
+    return [screen_secrets(c, include_phone=include_phone) for c in candidates]
+
+
 def extract_candidates(extractor: Extractor, turns: Sequence[Turn], *, now: datetime,
                        store: MemoryStore | None = None,
                        scope: str | None = None) -> list[Candidate]:
@@ -72,7 +76,7 @@ def extract_candidates(extractor: Extractor, turns: Sequence[Turn], *, now: date
         log.warning("extractor output rejected, nothing kept from this turn: %s", exc)
         return []
     include_phone = store.config.drop_phone_numbers if store is not None else True
-    return [screen_secrets(c, include_phone=include_phone) for c in candidates]
+    return screen_all(candidates, include_phone=include_phone)
 
 
 def make_extract_node(store: MemoryStore, extractor: Extractor, *,
