@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
+
 from hermes_graph.bench.cli import parse_positions
 from hermes_graph.bench.locomo import QUESTION_DELAY, mean_recall_by_category
 from hermes_graph.bench.locomo_baseline import Ranking
@@ -77,7 +79,7 @@ def previous_turns(data: LocomoData) -> dict[str, str]:
     return before
 
 
-def add_context(path: Path, data: LocomoData, embeddings: USEEmbeddings | None) -> None:
+def add_context(path: Path, data: LocomoData, embeddings: Embeddings | None) -> None:
     """Experiment: give each memory its session's previous message as search context
     (FTS5 terms; with ``embeddings`` also the stored vector, of context + content)."""
     import sqlite3
@@ -132,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--context", choices=("fts", "fts+vector"),
                         help="experiment: index each memory with the previous message")
     parser.add_argument("--variant", action="append", default=[], type=parse_variant)
+    parser.add_argument("--model-dir", type=Path,
+                        help="a store built by locomo_local_model.py with this local model")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     for suffix in ("", "-wal", "-shm"):
@@ -141,7 +145,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if Path(f"{args.db}.faiss").exists():
         shutil.copytree(f"{args.db}.faiss", f"{args.work}.faiss", dirs_exist_ok=True)
     data = load_locomo(args.data, positions=args.conversations)
-    embeddings = USEEmbeddings()
+    embeddings: Embeddings = USEEmbeddings()
+    if args.model_dir is not None:
+        from locomo_local_model import LocalBertEmbeddings  # bench/ is the script's path
+
+        embeddings = LocalBertEmbeddings(args.model_dir)
     if args.context:
         add_context(args.work, data, embeddings if args.context == "fts+vector" else None)
     if args.reindex:
