@@ -139,6 +139,11 @@ class MemoryConfig:
     """A memory said by a speaker the query names has its relevance raised by this share
     (seed 000: the subject, for exact matching; policy.conversation). Chosen on LoCoMo
     conversations 0-4 (bench/README.md)."""
+    subject_free_query: bool = True
+    """When the query names a speaker, its vector is taken from the text without the name
+    (policy.conversation.without_speakers): similarity then measures the topic, and the
+    subject match alone ranks that person's memories. Chosen on LoCoMo conversations 0-4,
+    checked on 5-9 (bench/README.md)."""
     reply_carry: float = 0.9
     """The next turn's memory inherits this much of a hit's relevance, the one after that
     this squared, when that is more than its own (policy.conversation; 0: off)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -16,6 +17,7 @@ from hermes_graph.policy.conversation import (
     names_speaker,
     speaker_of,
     subject_factor,
+    without_speakers,
 )
 from hermes_graph.state import RecalledItem
 from hermes_graph.types import Memory
@@ -39,6 +41,20 @@ T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 def test_a_speaker_is_named_by_a_whole_word_of_their_name(query: str, speaker: str,
                                                          named: bool) -> None:
     assert names_speaker(query, speaker) is named
+
+
+@pytest.mark.parametrize(("query", "named", "left"), [
+    ("What did Caroline research?", ["Caroline"], "What did research?"),
+    ("What is Caroline's job?", ["Caroline"], "What is job?"),
+    ("What have Caroline and Melanie both painted?", ["Caroline", "Melanie"],
+     "What have and both painted?"),
+    ("Did Anna Smith meet Smithers?", ["Anna Smith"], "Did meet Smithers?"),
+    ("朵朵最近在学什么？", ["朵朵"], "最近在学什么？"),
+    ("Caroline?", ["Caroline"], ""),
+    ("What did Caroline research?", [], "What did Caroline research?"),
+])
+def test_without_speakers_leaves_the_topic(query: str, named: list[str], left: str) -> None:
+    assert without_speakers(query, named) == left
 
 
 def said(store: MemoryStore, text: str, *, speaker: str | None, session: str, turn: int,
@@ -92,6 +108,27 @@ def test_recall_puts_the_named_speakers_memory_first_and_shows_the_part(
     assert "subject_match" not in items[1]["breakdown"]
     off = _recall(store, "Where did Bob go hiking?", CONFIG.replace(subject_match_boost=0.0))
     assert [i["id"] for i in off[:2]] == [alice.id, bob.id]  # a tie: the older first
+
+
+def test_similarity_is_measured_against_the_query_without_the_named_speaker(
+        open_store: Callable[..., MemoryStore]) -> None:
+    # vectors only, so a memory's relevance is its cosine (no keyword score raises it)
+    store = open_store(config=CONFIG.replace(keyword_weight=0.0))
+    bob = said(store, "I went hiking on the mountain trail with my dog", speaker="Bob",
+               session="s1", turn=0)
+    stored = store.vectors("u", [bob.id])[bob.id]
+
+    def semantic(config: MemoryConfig) -> float:
+        [item] = [i for i in _recall(store, "Where did Bob go hiking on the trail?", config)
+                  if i["id"] == bob.id]
+        return item["breakdown"]["semantic"]
+
+    topic = float(store.embed_query("Where did go hiking on the trail?") @ stored)
+    whole = float(store.embed_query("Where did Bob go hiking on the trail?") @ stored)
+    assert topic > whole + 0.05
+    assert semantic(CONFIG) == pytest.approx(CONFIG.w_semantic * topic, abs=1e-4)
+    off = CONFIG.replace(subject_free_query=False)
+    assert semantic(off) == pytest.approx(CONFIG.w_semantic * whole, abs=1e-4)
 
 
 def test_recall_carries_a_hit_to_the_reply_that_follows_it(store: MemoryStore) -> None:

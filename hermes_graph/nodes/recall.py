@@ -8,7 +8,8 @@ tail), the turns right after a query hit (reply carry) and what was said on a
 day or in a month the query names (time anchor). Each memory gets the fused
 score with its breakdown (policy.scoring); a memory said by a speaker the query
 names (subject match) or in a named window counts more (policy.conversation,
-policy.dates).
+policy.dates); a query naming a speaker is embedded without the name (subject-free
+query), so similarity measures its topic.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from hermes_graph.policy.conversation import (
     named_speakers,
     speaker_of,
     subject_factor,
+    without_speakers,
 )
 from hermes_graph.policy.dates import TimeWindow, query_windows, said_or_dated_within, widen
 from hermes_graph.policy.frozen import confirmation_weight
@@ -130,6 +132,12 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
     vector = store.embed_query(query)
     k = config.recall_k * 2
     hits = store.search(scope, query, k=k, query_vector=vector)
+    if config.subject_free_query:  # the speakers are known from the first hits
+        named = named_speakers(query, filter(None, (speaker_of(h.memory) for h in hits)))
+        topic_only = without_speakers(query, named) if named else ""
+        if topic_only and topic_only != query:
+            vector = store.embed_query(topic_only)
+            hits = store.search(scope, query, k=k, query_vector=vector)
     for hit in hits:
         for route in hit.routes:
             # relevance: the cosine, raised by a keyword (BM25) match where there is one

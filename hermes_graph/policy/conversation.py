@@ -12,6 +12,12 @@ Two signals that a memory's own words do not carry:
   question about the recipe, but follows a memory that does. The memories said in
   the next ``reply_carry_turns`` turns of the same session inherit
   ``reply_carry ** step`` of a hit's relevance when that is more than their own.
+- **Subject-free query.** Once the subject match has found who the query is about,
+  the name has done its work: left in the text that is embedded, it pulls every
+  memory that person said towards the query, whatever its topic. The query's vector
+  is taken from the text without the named speakers' names (``without_speakers``),
+  so similarity measures what is asked about; the subject match still ranks that
+  person's memories first.
 """
 
 from __future__ import annotations
@@ -52,6 +58,21 @@ def names_speaker(query: str, speaker: str) -> bool:
 def named_speakers(query: str, speakers: Iterable[str]) -> frozenset[str]:
     """The speakers among ``speakers`` that the query names."""
     return frozenset(s for s in set(speakers) if names_speaker(query, s))
+
+
+def without_speakers(query: str, named: Iterable[str]) -> str:
+    """The query with the named speakers' names (and an English possessive 's) removed;
+    empty when nothing else is left."""
+    text = query
+    for speaker in named:
+        for part in sorted(_name_parts(speaker), key=len, reverse=True):
+            if _CJK.search(part):
+                text = text.replace(part, " ")
+            else:
+                text = re.sub(rf"(?<!\w){re.escape(part)}(?:['’]s)?(?!\w)", " ", text,
+                              flags=re.IGNORECASE)
+    text = re.sub(r"\s+([?？!！.,，。])", r"\1", re.sub(r"\s+", " ", text)).strip()
+    return "" if not re.search(r"\w", text) else text
 
 
 def subject_factor(memory: Memory, named: frozenset[str], config: MemoryConfig) -> float:
