@@ -24,6 +24,9 @@ NOW = datetime(2026, 1, 15, 12, 0, tzinfo=timezone.utc)
 """The benchmark's clock: memories are created up to ``HISTORY_DAYS`` before it."""
 HISTORY_DAYS = 730
 MAX_TURN = 40
+SPEAKERS = ("Alex Chen", "Mia", "王芳", "李雷")
+"""Who said a memory (source_ref["speaker"]), for half of those with a source: queries
+that name one take recall's subject match and subject-free query."""
 """Source turns are drawn from 0..MAX_TURN: some hits have a memory said right after them."""
 
 NAMES_ZH = ("张伟", "王芳", "李娜", "刘洋", "陈静", "杨帆", "赵磊", "黄敏", "周杰", "吴倩",
@@ -215,6 +218,9 @@ QUERY_TEMPLATES: Sequence[Template] = (
     lambda r: f"recommend a restaurant in {_p(r, CITIES_EN)} for dinner with {_p(r, NAMES_EN)}",
     lambda r: f"{_p(r, PROJECTS)} 的数据库多久备份一次？",
     lambda r: f"who is {_p(r, NAMES_EN)} to the user?",
+    # speakers (subject match; the query is embedded again without the name)
+    lambda r: f"what did {_p(r, SPEAKERS[:2])} say about {_p(r, TOPICS_EN)}?",
+    lambda r: f"{_p(r, SPEAKERS[2:])}最近在忙{_p(r, TOPICS_ZH)}吗",
     # time anchors (recall's time-anchor route reads what was said on the named days)
     lambda r: (NOW - timedelta(days=r.randint(1, HISTORY_DAYS))).strftime(
         "what did the user do on %d %B, %Y?"),
@@ -255,6 +261,7 @@ def make_memories(count: int, seed: int) -> list[dict[str, Any]]:
     Statuses never include ``frozen``; :func:`assign_frozen` hands it out per scope.
     """
     rng = random.Random(seed)
+    speakers = random.Random(seed + 7)  # its own stream: the other draws stay as they were
     categories, category_weights = list(CATEGORY_WEIGHTS), list(CATEGORY_WEIGHTS.values())
     statuses, status_weights = list(STATUS_WEIGHTS), list(STATUS_WEIGHTS.values())
     items: list[dict[str, Any]] = []
@@ -285,6 +292,8 @@ def make_memories(count: int, seed: int) -> list[dict[str, Any]]:
         if items[-1]["session"] is not None:  # where it was said, as the graph records it
             items[-1]["source_ref"] = {"session": items[-1]["session"],
                                        "turn": rng.randint(0, MAX_TURN)}
+            if speakers.random() < 0.5:
+                items[-1]["source_ref"]["speaker"] = _p(speakers, SPEAKERS)
     return items
 
 
