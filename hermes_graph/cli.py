@@ -28,6 +28,7 @@ from hermes_graph.eval.scenarios import (
     load_scenarios,
 )
 from hermes_graph.explain import explain, format_explanation
+from hermes_graph.extract.verbatim import VerbatimExtractor
 from hermes_graph.replay import Replayer, TurnTrace
 from hermes_graph.store import MemoryStore
 
@@ -81,7 +82,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     path = args.db or ":memory:"
     traces: list[dict[str, Any]] = []
     with MemoryStore(path, embeddings=_embeddings(args.embedder)) as store:
-        replayer = Replayer(store)
+        replayer = Replayer(store, extractor=VerbatimExtractor(store.config)
+                            if args.extractor == "verbatim" else None)
         for session in tqdm(sessions, desc="replay", unit="session", file=sys.stderr,
                             disable=args.json or len(sessions) < 2):
             replayer.replay(session, on_turn=(lambda t: traces.append(vars(t))) if args.json
@@ -208,6 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "recorded assistant turns are used as is (no model is called). Prints "
                        "a per-turn trace: recalled, injected, gate decisions.")
     p.add_argument("file")
+    p.add_argument("--extractor", choices=("rule", "verbatim"), default="rule",
+                   help="rule: the rule-based extractor (default); verbatim: every user turn "
+                   "kept whole, importance rated from what it tells")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("eval", parents=[common], help="evaluate a scenario file",

@@ -80,6 +80,27 @@ def test_replay_prints_a_trace_and_writes_into_the_db(tmp_path: Path,
     assert data["transitions"][0]["to_status"] == "confirmed"
 
 
+def test_replay_with_the_verbatim_extractor_keeps_each_user_turn_whole(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "m.db"
+    messages = [
+        {"scope": "u1", "session": "a", "role": "user",
+         "content": "We hiked the Pennine Way last June. Have you been?",
+         "at": "2026-01-01T10:00:00+00:00"},
+        {"scope": "u1", "session": "a", "role": "user", "content": "Thanks!",
+         "at": "2026-01-01T10:02:00+00:00"},
+    ]
+    path = write_lines(tmp_path / "m.jsonl", messages)
+    assert run("replay", str(path), "--db", str(db), "--embedder", "hashing",
+               "--extractor", "verbatim", "--json") == 0
+    capsys.readouterr()
+    assert run("inspect", "--db", str(db), "--scope", "u1", "--embedder", "hashing",
+               "--json") == 0
+    [memory] = json.loads(capsys.readouterr().out)["memories"]  # "Thanks!" tells nothing
+    assert memory["content"] == "We hiked the Pennine Way last June. Have you been?"
+    assert memory["kind"] == "episodic" and memory["importance"] == 4  # 1 + 6 terms / 2
+
+
 def test_replay_rejects_a_bad_file_naming_the_line_and_writes_nothing(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "m.db"

@@ -38,6 +38,17 @@ def test_only_a_non_empty_user_turn_is_kept() -> None:
     assert extractor.extract([], now=AT) == []
 
 
+def test_a_turn_that_tells_nothing_is_dropped_unless_everything_is_kept() -> None:
+    def reasons(extractor: VerbatimExtractor) -> list[str | None]:
+        return [extractor.extract([turn(text, speaker=None)], now=AT)[0].drop_reason
+                for text in ("Thanks!", "早上好呀", "How was your weekend?", "你周末过得怎么样？",
+                             "Thanks! We hiked the Pennine Way.", "我们上个月去了杭州")]
+
+    assert reasons(VerbatimExtractor()) == ["smalltalk", "smalltalk", "nothing_told",
+                                            "nothing_told", None, None]
+    assert reasons(VerbatimExtractor(keep_all=True)) == [None] * 6
+
+
 def test_importance_rates_what_the_turn_tells_not_the_speakers_name() -> None:
     def rated(content: str) -> int:
         [candidate] = VerbatimExtractor().extract([turn(content)], now=AT)

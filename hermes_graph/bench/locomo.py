@@ -209,7 +209,7 @@ def run_locomo(data: LocomoData, *, mode: Mode = "raw", ks: Sequence[int] = DEFA
     if db is not None and db.exists():
         raise HermesError(f"bench locomo: {db} exists; the benchmark writes a fresh store")
     config, asking = write_config(mode), recall_config(ks, recall_k)
-    extractor = VerbatimExtractor(config) if mode == "raw" else RuleExtractor(config)
+    extractor = VerbatimExtractor(config, keep_all=True) if mode == "raw" else RuleExtractor(config)
     stats = WriteStats()
     outcomes: list[QuestionOutcome] = []
     turns = sum(len(c.turns) for c in data.conversations)

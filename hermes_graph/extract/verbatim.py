@@ -1,7 +1,9 @@
 """The verbatim extractor: every user turn is kept whole, as one episodic memory.
 
 What a plain conversation memory does (mem0's ``infer=False``): nothing is split,
-rewritten or classified, so nothing the user said is lost to an extraction rule.
+rewritten or classified, so nothing the user said is lost to an extraction rule. A
+turn that tells nothing (a greeting or thanks, or only questions) is dropped with its
+reason, unless ``keep_all`` (the LoCoMo benchmark's raw mode stores every turn).
 A turn holding a secret or an ID number is dropped whole (it cannot be split
 around it), redacted; the gate still applies. Each memory's importance is rated
 from what the turn tells (policy.substance); a speaker's name in front of the
@@ -16,15 +18,16 @@ from datetime import datetime
 from hermes_graph.config import MemoryConfig
 from hermes_graph.extract.base import Turn, source_ref
 from hermes_graph.policy import signals
-from hermes_graph.policy.substance import substance_importance
+from hermes_graph.policy.substance import substance_importance, told_terms
 from hermes_graph.types import Candidate, Memory
 
 
 class VerbatimExtractor:
     """The latest user turn, whole, as one episodic event memory."""
 
-    def __init__(self, config: MemoryConfig | None = None) -> None:
+    def __init__(self, config: MemoryConfig | None = None, *, keep_all: bool = False) -> None:
         self.config = config or MemoryConfig()
+        self.keep_all = keep_all
 
     def extract(self, turns: Sequence[Turn], *, now: datetime,
                 existing: Sequence[Memory] = ()) -> list[Candidate]:
@@ -38,6 +41,12 @@ class VerbatimExtractor:
             return [Candidate(content="[redacted]", kind="episodic", category="event",
                               drop_reason=f"secret:{'+'.join(secrets)}", source_ref=ref)]
         said = turn.content.removeprefix(f"{turn.speaker}:") if turn.speaker else turn.content
+        drop = None
+        if not self.keep_all:
+            if signals.matches(signals.SMALLTALK, said.strip()):
+                drop = "smalltalk"
+            elif told_terms(said) == 0:
+                drop = "nothing_told"  # only questions: the user asked, told nothing
         return [Candidate(content=turn.content, kind="episodic", category="event",
                           subject="user", importance=substance_importance(said, self.config),
-                          source_ref=ref)]
+                          drop_reason=drop, source_ref=ref)]
