@@ -24,10 +24,10 @@ NOW = datetime(2026, 1, 15, 12, 0, tzinfo=timezone.utc)
 """The benchmark's clock: memories are created up to ``HISTORY_DAYS`` before it."""
 HISTORY_DAYS = 730
 MAX_TURN = 40
+"""Source turns are drawn from 0..MAX_TURN: some hits have a memory said right after them."""
 SPEAKERS = ("Alex Chen", "Mia", "王芳", "李雷")
 """Who said a memory (source_ref["speaker"]), for half of those with a source: queries
 that name one take recall's subject match and subject-free query."""
-"""Source turns are drawn from 0..MAX_TURN: some hits have a memory said right after them."""
 
 NAMES_ZH = ("张伟", "王芳", "李娜", "刘洋", "陈静", "杨帆", "赵磊", "黄敏", "周杰", "吴倩",
             "徐明", "孙悦", "马超", "朱琳", "胡斌", "郭婷", "林峰", "何雪", "高远", "罗丹",

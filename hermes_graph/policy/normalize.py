@@ -73,6 +73,11 @@ def _terms(text: str, *, keep_stopwords: bool) -> list[str]:
     return terms
 
 
+def is_cjk_run(term: str) -> bool:
+    """Is ``term`` made of CJK characters only (a character or a bigram of them)?"""
+    return _CJK_RUN.match(term) is not None
+
+
 def index_terms(text: str) -> str:
     """The space-separated tokens stored in the FTS5 table for ``text``."""
     return " ".join(_terms(text, keep_stopwords=True))

@@ -22,11 +22,10 @@ import math
 import re
 
 from hermes_graph.config import MemoryConfig
-from hermes_graph.policy.normalize import query_terms
+from hermes_graph.policy.normalize import is_cjk_run, query_terms
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 _QUESTION_END = re.compile(r"[?？]\s*$")
-_CJK_TERM = re.compile(r"^[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+$")
 CJK_BIGRAM_WEIGHT = 0.5
 
 
@@ -39,7 +38,7 @@ def told_sentences(text: str) -> list[str]:
 def told_terms(text: str) -> float:
     """Distinct content terms of the telling sentences (CJK bigrams at half weight)."""
     terms = query_terms(" ".join(told_sentences(text)))
-    return sum(CJK_BIGRAM_WEIGHT if _CJK_TERM.match(t) else 1.0 for t in terms)
+    return sum(CJK_BIGRAM_WEIGHT if is_cjk_run(t) else 1.0 for t in terms)
 
 
 def substance_importance(text: str, config: MemoryConfig) -> int:
