@@ -11,6 +11,7 @@ from hermes_graph import MemoryStore
 from hermes_graph.clock import FakeClock
 from hermes_graph.extract import Turn, VerbatimExtractor
 from hermes_graph.graph import create_memory_graph
+from hermes_graph.policy import signals
 from hermes_graph.state import MemoryContext
 from hermes_graph.types import Candidate, Memory
 from tests.graph_helpers import RecordingChatModel
@@ -68,6 +69,19 @@ def test_a_turn_with_a_secret_is_dropped_whole_and_redacted() -> None:
     [candidate] = VerbatimExtractor().extract(
         [turn("Bob Stone: my password is hunter2hunter2, we hiked a lot")], now=AT)
     assert candidate.drop_reason == "secret:password" and candidate.content == "[redacted]"
+    # a turn dropped for another reason (only a question) is redacted all the same
+    [asked] = VerbatimExtractor().extract([turn("Is my password hunter2hunter2 safe?")],
+                                          now=AT)
+    assert asked.drop_reason == "secret:password" and asked.content == "[redacted]"
+
+
+def test_a_candidate_an_extractor_dropped_for_another_reason_is_still_redacted() -> None:
+    dropped = Candidate(content="my password is hunter2hunter2", kind="semantic",
+                        category="fact", drop_reason="too_short")
+    screened = signals.screen_secrets(dropped, include_phone=True)
+    assert (screened.content, screened.drop_reason) == ("[redacted]", "secret:password")
+    clean = Candidate(content="I live in Leeds", kind="semantic", category="fact")
+    assert signals.screen_secrets(clean, include_phone=True) is clean
 
 
 class EchoExtractor:

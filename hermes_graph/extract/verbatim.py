@@ -34,12 +34,6 @@ class VerbatimExtractor:
         if not turns or turns[-1].role != "user" or not turns[-1].content.strip():
             return []
         turn = turns[-1]
-        ref = source_ref(turn)
-        secrets = signals.secret_kinds(turn.content,
-                                       include_phone=self.config.drop_phone_numbers)
-        if secrets:  # the secret itself is never copied into a candidate or a trace
-            return [Candidate(content="[redacted]", kind="episodic", category="event",
-                              drop_reason=f"secret:{'+'.join(secrets)}", source_ref=ref)]
         said = turn.content.removeprefix(f"{turn.speaker}:") if turn.speaker else turn.content
         drop = None
         if not self.keep_all:
@@ -47,6 +41,10 @@ class VerbatimExtractor:
                 drop = "smalltalk"
             elif told_terms(said) == 0:
                 drop = "nothing_told"  # only questions: the user asked, told nothing
-        return [Candidate(content=turn.content, kind="episodic", category="event",
-                          subject="user", importance=substance_importance(said, self.config),
-                          drop_reason=drop, source_ref=ref)]
+        candidate = Candidate(content=turn.content, kind="episodic", category="event",
+                              subject="user",
+                              importance=substance_importance(said, self.config),
+                              drop_reason=drop, source_ref=source_ref(turn))
+        # the secret itself is never copied into a candidate or a trace
+        return [signals.screen_secrets(candidate,
+                                       include_phone=self.config.drop_phone_numbers)]

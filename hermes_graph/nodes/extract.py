@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -40,20 +39,8 @@ def turns_from_messages(messages: Sequence[AnyMessage], *, session: str,
     return turns
 
 
-def screen_secrets(candidate: Candidate, *, include_phone: bool) -> Candidate:
-    """A candidate holding a secret or an ID number becomes a dropped, redacted one
-    (seed 004 privacy rules): whatever extractor made it, the secret goes no further."""
-    if candidate.drop_reason is not None:
-        return candidate
-    secrets = signals.secret_kinds(candidate.content, include_phone=include_phone)
-    if not secrets:
-        return candidate
-    return dataclasses.replace(candidate, content="[redacted]",
-                               drop_reason=f"secret:{'+'.join(secrets)}")
-
-
 def screen_all(candidates: Sequence[Candidate], *, include_phone: bool) -> list[Candidate]:
-    return [screen_secrets(c, include_phone=include_phone) for c in candidates]
+    return [signals.screen_secrets(c, include_phone=include_phone) for c in candidates]
 
 
 def extract_candidates(extractor: Extractor, turns: Sequence[Turn], *, now: datetime,

@@ -8,10 +8,11 @@ lexicon is a module constant so users can extend or replace it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 
-from hermes_graph.types import Category
+from hermes_graph.types import Candidate, Category
 
 
 def _rx(*patterns: str) -> re.Pattern[str]:
@@ -236,6 +237,17 @@ def secret_kinds(text: str, *, include_phone: bool) -> list[str]:
     if include_phone and PHONE_PATTERN.search(text):
         found.append("phone")
     return found
+
+
+def screen_secrets(candidate: Candidate, *, include_phone: bool) -> Candidate:
+    """A candidate holding a secret or an ID number becomes a dropped, redacted one
+    (seed 004 privacy rules), whatever extractor made it and whatever else it was
+    dropped for: the secret goes no further, not even into a trace."""
+    secrets = secret_kinds(candidate.content, include_phone=include_phone)
+    if not secrets:
+        return candidate
+    return dataclasses.replace(candidate, content="[redacted]",
+                               drop_reason=f"secret:{'+'.join(secrets)}")
 
 
 def family_relation(text: str) -> str | None:
