@@ -20,6 +20,7 @@ from hermes_graph.bench.locomo import (
     recall_table,
     run_locomo,
 )
+from hermes_graph.bench.locomo_baseline import bm25_rankings
 from hermes_graph.bench.locomo_data import load_locomo, parse_session_date, sessions_of
 from hermes_graph.bench.locomo_llm import judge_outcomes
 from hermes_graph.bench.report import write_locomo_report
@@ -94,6 +95,13 @@ def test_recall_at_k_counts_distinct_evidence_turns_in_the_top_k() -> None:
     assert recall_at_k(["D1:1", "D9:9", "D9:8"], (), 5) == 0.0
     with pytest.raises(ValueError):
         recall_at_k([], ranked, 1)
+
+
+def test_bm25_baseline_matches_stems(tiny_file: Path) -> None:
+    turns = load_locomo(tiny_file).conversations[0].turns
+    # "adopting" and "chewing" share only their stems with D1:1 and D2:1
+    ranked = bm25_rankings(turns, ["adopting", "chewing"], k=1)
+    assert ranked == [(("D1:1",),), (("D2:1",),)]
 
 
 def test_reader_repairs_skips_and_builds_user_sessions(tiny_file: Path) -> None:

@@ -2,6 +2,9 @@
 
 Every turn is one document holding its session date, speaker and text (with an
 image caption), as in the evidence-retrieval protocol of the data's README.
+Terms are stemmed (Snowball English, as the store's keyword route): without
+stems the baseline scores about four points under the README's reference BM25,
+which would flatter the comparison.
 """
 
 from __future__ import annotations
@@ -28,10 +31,14 @@ def bm25_rankings(turns: Sequence[LocomoTurn], queries: Sequence[str], k: int) -
                           "(pip install bm25s, or the project's dev extra)") from None
     if not turns or not queries:
         return [() for _ in queries]
+    import snowballstemmer
+
+    stemmer = snowballstemmer.stemmer("english")
     corpus = [bm25_document(t) for t in turns]
     retriever = bm25s.BM25()
-    retriever.index(bm25s.tokenize(corpus, stopwords="en", show_progress=False),
+    retriever.index(bm25s.tokenize(corpus, stopwords="en", stemmer=stemmer, show_progress=False),
                     show_progress=False)
-    query_tokens = bm25s.tokenize(list(queries), stopwords="en", show_progress=False)
+    query_tokens = bm25s.tokenize(list(queries), stopwords="en", stemmer=stemmer,
+                                  show_progress=False)
     docs, _ = retriever.retrieve(query_tokens, k=min(k, len(corpus)), show_progress=False)
     return [tuple((turns[int(i)].dia_id,) for i in row) for row in docs]
