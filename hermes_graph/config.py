@@ -125,6 +125,10 @@ class MemoryConfig:
     inject_floor: float = 0.20
     """Absolute fused-score floor under which nothing is injected."""
     recall_k: int = 8
+    coarse_pool_factor: int = 3
+    """Coarse stage (seed 000 §4.5: fetch wide, let the fused score drop the noise): the
+    query route takes ``coarse_pool_factor * recall_k`` candidates from the store. 3 (was
+    2) chosen on LoCoMo conversations 0-4, checked on 5-9 (bench/README.md)."""
     current_instruction_factor: float = 0.5
     """Same-topic older memories are multiplied by this when the turn sets a value."""
     skip_recall_for_smalltalk: bool = True
@@ -159,7 +163,7 @@ class MemoryConfig:
     """Days added on each side of a named day or month (time zones, a late-night session)."""
     time_anchor_cap: int = 1000
     """At most this many memories said in a named window (the earliest) are compared with
-    the query; the best ``2 * recall_k`` of them join the candidates."""
+    the query; the best ``coarse_pool_factor * recall_k`` of them join the candidates."""
 
     # --- injection budget (seed 001 §4.3, seed 000 §3.5) ---------------------
     core_tier_tokens: int = 400
@@ -177,6 +181,10 @@ class MemoryConfig:
                 raise InvalidInputError(
                     f"MemoryConfig.{f.name} must be a non-negative number, got {value!r}"
                 )
+        if self.coarse_pool_factor < 1:
+            raise InvalidInputError(
+                f"MemoryConfig.coarse_pool_factor must be at least 1 (the coarse stage "
+                f"holds the recall_k it ranks), got {self.coarse_pool_factor!r}")
         if self.reply_carry > 1:
             raise InvalidInputError(
                 f"MemoryConfig.reply_carry must be at most 1 (a follow-up never outranks "

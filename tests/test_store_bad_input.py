@@ -177,7 +177,7 @@ def test_broken_embedder_writes_nothing(tmp_path: Path, embedder: Embeddings) ->
     lambda: MemoryConfig(max_content_chars=-1), lambda: MemoryConfig(keyword_weight=math.nan),
     lambda: MemoryConfig().replace(no_such_field=1), lambda: HashingEmbeddings(0),
     lambda: HashingEmbeddings(-3), lambda: FakeClock(datetime(2024, 1, 1)),
-    lambda: FakeClock("yesterday"),
+    lambda: FakeClock("yesterday"), lambda: MemoryConfig(coarse_pool_factor=0),
 ])
 def test_bad_configuration_objects(make: Callable[[], object]) -> None:
     with pytest.raises(InvalidInputError):

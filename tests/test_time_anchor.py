@@ -8,7 +8,14 @@ import pytest
 
 from hermes_graph import MemoryConfig, MemoryStore
 from hermes_graph.nodes.recall import recall_memories
-from hermes_graph.policy.dates import query_windows, said_or_dated_within, widen
+from hermes_graph.policy.dates import (
+    dated_spans,
+    dated_within,
+    query_windows,
+    said_or_dated_within,
+    widen,
+    with_absolute_dates,
+)
 
 CONFIG = MemoryConfig()
 T0 = datetime(2022, 11, 9, 15, 0, tzinfo=timezone.utc)
@@ -48,6 +55,60 @@ def test_a_memory_is_in_a_window_by_when_it_was_said_or_the_day_it_names() -> No
     assert said_or_dated_within("Went there", later, [widen(day(2023, 5, 7), 2)])
 
 
+WEDNESDAY = datetime(2023, 5, 24, 19, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(("said", "dated"), [
+    ("yesterday I went bowling", "yesterday (2023-05-23) I went bowling"),
+    ("I held a party last night", "I held a party last night (2023-05-23)"),
+    ("I leave the day after tomorrow", "I leave the day after tomorrow (2023-05-26)"),
+    ("a couple of days ago", "a couple of days ago (2023-05-22)"),
+    ("Last Friday I saw a car show", "Last Friday (2023-05-19) I saw a car show"),
+    ("in 3 days", "in 3 days (2023-05-27)"),
+    ("we camped two weeks ago", "we camped two weeks ago (week of 2023-05-08)"),
+    ("Last weekend we drove to Jasper", "Last weekend (weekend of 2023-05-20) we drove to Jasper"),
+    ("I took a road trip last month", "I took a road trip last month (2023-04)"),
+    ("see you next month", "see you next month (2023-06)"),
+    ("三天前我去了", "三天前 (2023-05-21)我去了"),
+    ("上周我很忙", "上周 (week of 2023-05-15)我很忙"),
+    ("上周末去爬山", "上周末 (weekend of 2023-05-20)去爬山"),
+    ("下个月出差", "下个月 (2023-06)出差"),
+    ("I went there recently", "I went there recently"),  # no span to name
+])
+def test_a_relative_phrase_gets_the_day_week_or_month_it_names(said: str, dated: str) -> None:
+    assert with_absolute_dates(said, WEDNESDAY) == dated
+    assert with_absolute_dates(dated, WEDNESDAY) == dated  # once only
+
+
+def test_a_memory_is_dated_by_the_spans_its_words_name() -> None:
+    text = "yesterday (2023-05-23), two weeks ago (week of 2023-05-08) and last month (2023-04)"
+    assert dated_spans(text) == [(date(2023, 5, 23), date(2023, 5, 24)),
+                                 (date(2023, 5, 8), date(2023, 5, 15)),
+                                 (date(2023, 4, 1), date(2023, 5, 1))]
+    assert dated_within("bowling yesterday (2023-05-23)", [day(2023, 5, 23)])
+    assert not dated_within("camped the week of 2023-05-22", [day(2023, 5, 23)])  # which day?
+    april = (date(2023, 4, 1), date(2023, 5, 1))
+    assert dated_within("a road trip last month (2023-04)", [april])
+    assert dated_within("camped the week of 2023-04-10", [april])
+    later = datetime(2023, 9, 1, tzinfo=timezone.utc)
+    # a week overlapping a named day counts as said near it; a month does not
+    assert said_or_dated_within("camped the week of 2023-05-22", later, [day(2023, 5, 23)])
+    assert not said_or_dated_within("a trip last month (2023-05)", later, [day(2023, 5, 23)])
+
+
+def test_a_memory_dated_that_day_by_its_own_words_matches_the_querys_context(
+        store: MemoryStore) -> None:
+    said_then = store.add("u", "Nate: I cook pasta", category="event", at=T0)
+    dated = store.add("u", "Nate: I cook pasta yesterday (2022-11-09)", category="event",
+                      at=T0 + timedelta(days=1))
+    items = {i["id"]: i for i in recall_memories(store, "u", "What did Nate cook on "
+                                                 "9 November, 2022?", now=LATER,
+                                                 config=CONFIG, touch=False)}
+    assert "dated" in items[dated.id]["routes"] and "dated" not in items[said_then.id]["routes"]
+    assert items[dated.id]["breakdown"]["context"] == CONFIG.w_context
+    assert items[dated.id]["breakdown"]["time_anchor"] > 0  # said within a day of it too
+
+
 PLACES = [
     "harbour", "hillside", "market", "garden", "corner", "station", "river", "bridge", "plaza",
     "tower", "canal", "square", "alley", "meadow", "orchard", "dockside", "village", "airport",
@@ -71,12 +132,14 @@ def test_of_two_equally_relevant_memories_the_one_said_that_day_ranks_first(
 
 def test_what_was_said_that_day_joins_the_candidates_beyond_the_search_pool(
         store: MemoryStore) -> None:
-    for n, place in enumerate(PLACES):  # 22 closer matches fill the search pool (16)
+    config = CONFIG.replace(recall_k=5)
+    assert len(PLACES) > config.recall_k * config.coarse_pool_factor
+    for n, place in enumerate(PLACES):  # closer matches fill the search pool
         store.add("u", f"Nate: I cook at the {place}", category="event",
                   at=T0 - timedelta(days=40 + n))
     that_day = store.add("u", "Nate: I cook coconut ice cream", category="event", at=T0)
-    items = recall_memories(store, "u", QUERY, now=LATER, config=CONFIG, touch=False)
+    items = recall_memories(store, "u", QUERY, now=LATER, config=config, touch=False)
     assert that_day.id in {i["id"] for i in items if i["routes"] == ["time_anchor"]}
     off = recall_memories(store, "u", QUERY, now=LATER, touch=False,
-                          config=CONFIG.replace(time_anchor_boost=0.0))
+                          config=config.replace(time_anchor_boost=0.0))
     assert that_day.id not in {i["id"] for i in off}

@@ -32,6 +32,13 @@ def test_the_whole_turn_is_one_episodic_event_with_its_source() -> None:
                                     "refs": ["D1:2"], "speaker": "Bob Stone"}
 
 
+def test_relative_dates_in_the_turn_get_their_absolute_date() -> None:
+    [candidate] = VerbatimExtractor().extract(
+        [turn("Bob Stone: Yesterday I went bowling; we camped two weeks ago")], now=AT)
+    assert candidate.content == ("Bob Stone: Yesterday (2023-05-07) I went bowling; "
+                                 "we camped two weeks ago (week of 2023-04-24)")
+
+
 def test_only_a_non_empty_user_turn_is_kept() -> None:
     extractor = VerbatimExtractor()
     assert extractor.extract([turn("Sure, here it is.", role="assistant")], now=AT) == []

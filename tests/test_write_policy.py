@@ -68,7 +68,7 @@ def test_change_signal_supersedes_a_single_valued_slot(store: MemoryStore,
     old = store.list("u", statuses=("superseded",))
     assert [m.content for m in old] == ["I live in Austin, near Zilker Park"]
     assert old[0].superseded_by == decision["memory_id"]
-    assert contents(store, "u") == ["We moved to Portland last month"]
+    assert contents(store, "u") == ["We moved to Portland last month (2024-01)"]  # its month kept
 
 
 def test_without_a_change_signal_both_stay_and_the_older_loses_confidence(

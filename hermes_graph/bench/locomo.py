@@ -76,7 +76,8 @@ def write_config(mode: Mode) -> MemoryConfig:
 
 def recall_config(ks: Sequence[int], recall_k: int | None = None) -> MemoryConfig:
     """The default config, with recall_k just large enough to rank ``max(ks)`` memories:
-    recall searches ``2 * recall_k`` candidates and re-ranks them (so ceil(max k / 2))."""
+    recall searches ``coarse_pool_factor * recall_k`` candidates and re-ranks them; the
+    store-search column ranks ``2 * recall_k`` (so ceil(max k / 2))."""
     return MemoryConfig(recall_k=recall_k or -(-max(ks) // 2))
 
 
@@ -301,7 +302,7 @@ def run_to_json(run: LocomoRun) -> dict[str, Any]:
         "evidence_survival": {name: _share(stats.evidence_survived[name], turns)
                               for name, turns in stats.evidence_turns.items()},
         "recall_config": {"recall_k": run.config.recall_k,
-                          "searched": 2 * run.config.recall_k,
+                          "searched": run.config.coarse_pool_factor * run.config.recall_k,
                           "question_delay_days": QUESTION_DELAY.days},
         "embedder": run.embedder_id,
         "store_search": recall_table(outcomes, "search", ks),

@@ -18,6 +18,7 @@ from datetime import datetime
 from hermes_graph.config import MemoryConfig
 from hermes_graph.extract.base import Turn, source_ref
 from hermes_graph.policy import signals
+from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.substance import substance_importance, told_terms
 from hermes_graph.types import Candidate, Memory
 
@@ -41,8 +42,8 @@ class VerbatimExtractor:
                 drop = "smalltalk"
             elif told_terms(said) == 0:
                 drop = "nothing_told"  # only questions: the user asked, told nothing
-        candidate = Candidate(content=turn.content, kind="episodic", category="event",
-                              subject="user",
+        candidate = Candidate(content=with_absolute_dates(turn.content, turn.at),
+                              kind="episodic", category="event", subject="user",
                               importance=substance_importance(said, self.config),
                               drop_reason=drop, source_ref=source_ref(turn))
         # the secret itself is never copied into a candidate or a trace

@@ -35,7 +35,13 @@ from hermes_graph.policy.conversation import (
     subject_factor,
     without_speakers,
 )
-from hermes_graph.policy.dates import TimeWindow, query_windows, said_or_dated_within, widen
+from hermes_graph.policy.dates import (
+    TimeWindow,
+    dated_within,
+    query_windows,
+    said_or_dated_within,
+    widen,
+)
 from hermes_graph.policy.frozen import confirmation_weight
 from hermes_graph.policy.recall import (
     CurrentInstruction,
@@ -130,7 +136,7 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
     if skip:
         return found
     vector = store.embed_query(query)
-    k = config.recall_k * 2
+    k = config.recall_k * config.coarse_pool_factor
     hits = store.search(scope, query, k=k, query_vector=vector)
     if config.subject_free_query:  # the speakers are known from the first hits
         named = named_speakers(query, filter(None, (speaker_of(h.memory) for h in hits)))
@@ -183,8 +189,8 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     """
     skip = should_skip(query, config)
     family_topic = signals.matches(signals.FAMILY_TOPIC, query)
-    windows = [widen(w, config.time_anchor_slack_days) for w in query_windows(query)
-               ] if config.time_anchor_boost > 0 else []
+    named_days = query_windows(query) if config.time_anchor_boost > 0 else []
+    windows = [widen(w, config.time_anchor_slack_days) for w in named_days]
     found = _gather(store, scope, query, topic, skip=skip, family_topic=family_topic,
                     windows=windows, config=config)
     instruction = current_instruction(query)
@@ -192,6 +198,8 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     subject = {i: subject_factor(m, named, config) for i, m in found.memories.items()}
     anchored = {i: 1.0 + config.time_anchor_boost if windows and said_or_dated_within(
         m.content, m.created_at, windows) else 1.0 for i, m in found.memories.items()}
+    # its own words date it on the named day: the query's context, however it is worded
+    dated = {i for i, m in found.memories.items() if dated_within(m.content, named_days)}
     best = max((found.similarity.get(i, 0.0) * subject[i] * anchored[i]
                 for i in found.memories), default=0.0)
     scored: list[tuple[float, Memory, dict[str, float]]] = []
@@ -200,13 +208,17 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
         similarity = own * subject[memory_id] * anchored[memory_id]
         keyword_hit = memory_id in found.keyword
         routes = found.routes[memory_id]
+        if memory_id in dated and "dated" not in routes:
+            routes.append("dated")  # explains the context match
         if memory.source == "emotional" and not confirmation_weight(memory, config)[1]:
             continue  # heat of the moment: it steers nothing until said calmly
         core = "profile" in routes and is_core(memory, config)
         family = family_topic and memory.subject.startswith("user.")
-        if not (core or family or keyword_hit or similarity >= config.similarity_floor):
+        if not (core or family or keyword_hit or memory_id in dated
+                or similarity >= config.similarity_floor):
             continue  # beyond the core, the profile route still needs relevance
-        context = 1.0 if keyword_hit or family or memory.kind == "procedural" else 0.0
+        context = 1.0 if (keyword_hit or family or memory.kind == "procedural"
+                          or memory_id in dated) else 0.0
         # an event's age and popularity say nothing about whether it is the one asked
         # about; a fact's or procedure's newest, most used version usually is the one
         score, parts = fused_score(memory, similarity=similarity, context_match=context, now=now,

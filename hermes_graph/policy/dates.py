@@ -2,7 +2,11 @@
 
 "next Wednesday" said on 2026-01-13 means 2026-01-21; a memory read months later
 must still say which day. Resolved dates are appended in ISO form, keeping the
-user's words: "I'm flying to Denver next Wednesday (2026-01-21)". Pure.
+user's words: "I'm flying to Denver next Wednesday (2026-01-21)". A phrase that
+names a week, a weekend or a month gets that span, never an invented day: "two
+weeks ago (week of 2023-05-08)", "last weekend (weekend of 2023-05-20)", "last
+month (2023-04)". The span a memory is dated with is its event time; recall's
+time anchor compares it with the days a query names. Pure.
 """
 
 from __future__ import annotations
@@ -14,15 +18,27 @@ from datetime import date, datetime, timedelta
 _WEEKDAYS_EN = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAYS_ZH = "一二三四五六日"
 _ZH_DAY = {"今天": 0, "明天": 1, "后天": 2, "大后天": 3, "昨天": -1, "前天": -2}
-_EN_DAY = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1}
+_EN_DAY = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1, "last night": -1,
+           "the day after tomorrow": 2, "the day before yesterday": -2}
+_EN_NUMBER = {"a": 1, "an": 1, "one": 1, "a couple of": 2, "two": 2, "three": 3, "four": 4,
+              "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_ZH_NUMBER = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+              "九": 9, "十": 10}
+_SPAN_STEP = {"last": -1, "this": 0, "next": 1, "上": -1, "这": 0, "本": 0, "下": 1}
+_COUNT = r"\d{1,3}|an?|one|a couple of|two|three|four|five|six|seven|eight|nine|ten"
 
 _PATTERN = re.compile(
     r"(?P<zh_week>(这|本|下|上)(周|星期|礼拜)(?P<zh_wd>[一二三四五六日天]))"
     r"|(?P<zh_day>大后天|后天|明天|今天|昨天|前天)"
+    r"|(?P<zh_n>\d{1,3}|[一两二三四五六七八九十])(?:个)?(?P<zh_unit>天|周|星期|礼拜|月)(?P<zh_dir>前|后)"
+    r"|(?P<zh_span>上|这|本|下)(?:个)?(?P<zh_span_unit>周末|周|星期|礼拜|月)"
     r"|\b(?P<en_rel>next|this|last) (?P<en_wd>monday|tuesday|wednesday|thursday|friday|saturday|"
     r"sunday)\b"
-    r"|\b(?P<en_day>today|tonight|tomorrow|yesterday)\b"
-    r"|\bin (?P<n>\d{1,3}) (?P<unit>days?|weeks?)\b",
+    r"|\b(?P<en_day>the day after tomorrow|the day before yesterday|today|tonight|tomorrow|"
+    r"yesterday|last night)\b"
+    rf"|\b(?P<ago_n>{_COUNT}) (?P<ago_unit>days?|weeks?|months?) ago\b"
+    rf"|\bin (?P<n>{_COUNT}) (?P<unit>days?|weeks?|months?)\b"
+    r"|\b(?P<en_span>last|this|next) (?P<en_span_unit>week|weekend|month)\b",
     re.IGNORECASE)
 
 
@@ -32,7 +48,57 @@ def _week_day(today: date, which: str, weekday: int) -> date:
     return monday + timedelta(days=offset + weekday)
 
 
+def _count(text: str) -> int:
+    text = text.lower()
+    if text.isdigit():
+        return int(text)
+    return _EN_NUMBER.get(text) or _ZH_NUMBER[text]
+
+
+def _shift_months(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 + months
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def _span_label(today: date, unit: str, step: int) -> str:
+    """The week, weekend or month ``step`` units from the one holding ``today``."""
+    monday = today - timedelta(days=today.weekday())
+    if unit in ("week", "周", "星期", "礼拜"):
+        return f"week of {(monday + timedelta(weeks=step)).isoformat()}"
+    if unit in ("weekend", "周末"):
+        return f"weekend of {(monday + timedelta(days=5, weeks=step)).isoformat()}"
+    return _shift_months(today, step).isoformat()[:7]
+
+
+def _offset_label(today: date, count: int, unit: str) -> str:
+    """``count`` days (a day), weeks (that week) or months (that month) from today."""
+    unit = unit.lower()
+    if unit.startswith("day") or unit == "天":
+        return (today + timedelta(days=count)).isoformat()
+    if unit.startswith("month") or unit == "月":
+        return _shift_months(today, count).isoformat()[:7]
+    return _span_label(today + timedelta(weeks=count), "week", 0)
+
+
+def date_label(match: re.Match[str], today: date) -> str:
+    """The ISO day, ``week of``/``weekend of`` day or ISO month a relative phrase names."""
+    if match["zh_n"]:
+        sign = -1 if match["zh_dir"] == "前" else 1
+        return _offset_label(today, sign * _count(match["zh_n"]), match["zh_unit"])
+    if match["zh_span"]:
+        return _span_label(today, match["zh_span_unit"], _SPAN_STEP[match["zh_span"]])
+    if match["ago_n"]:
+        return _offset_label(today, -_count(match["ago_n"]), match["ago_unit"])
+    if match["n"]:
+        return _offset_label(today, _count(match["n"]), match["unit"])
+    if match["en_span"]:
+        return _span_label(today, match["en_span_unit"].lower(),
+                           _SPAN_STEP[match["en_span"].lower()])
+    return resolve(match, today).isoformat()
+
+
 def resolve(match: re.Match[str], today: date) -> date:
+    """The day a day-naming phrase (not a week, weekend or month) means."""
     if match["zh_week"]:
         which = {"这": "this", "本": "this", "下": "next", "上": "last"}[match["zh_week"][0]]
         wd = match["zh_wd"]
@@ -46,10 +112,11 @@ def resolve(match: re.Match[str], today: date) -> date:
             # "next Friday" said on a Tuesday is usually the coming one
             which = "this" if (target - today.weekday()) > 1 else "next"
         return _week_day(today, which, target)
-    if match["en_day"]:
-        return today + timedelta(days=_EN_DAY[match["en_day"].lower()])
-    days = int(match["n"]) * (7 if match["unit"].lower().startswith("week") else 1)
-    return today + timedelta(days=days)
+    return today + timedelta(days=_EN_DAY[match["en_day"].lower()])
+
+
+_LABEL = re.compile(r"\s*\((?:week of |weekend of )?\d{4}-\d{2}(?:-\d{2})?\)")
+"""A label :func:`with_absolute_dates` already appended (it runs once per phrase)."""
 
 
 def with_absolute_dates(text: str, at: datetime) -> str:
@@ -57,10 +124,9 @@ def with_absolute_dates(text: str, at: datetime) -> str:
     today = at.date()
 
     def add(match: re.Match[str]) -> str:
-        tail = text[match.end():match.end() + 13]
-        if re.match(r"\s*\(\d{4}-\d{2}-\d{2}\)", tail):
+        if _LABEL.match(text, match.end()):
             return match.group(0)
-        return f"{match.group(0)} ({resolve(match, today).isoformat()})"
+        return f"{match.group(0)} ({date_label(match, today)})"
 
     return _PATTERN.sub(add, text)
 
@@ -126,17 +192,45 @@ def widen(window: TimeWindow, slack_days: int) -> TimeWindow:
     return window[0] - timedelta(days=slack_days), window[1] + timedelta(days=slack_days)
 
 
-_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_DATED = re.compile(r"\b(?:(?P<span>week|weekend) of )?(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b"
+                    r"|\((?P<my>\d{4})-(?P<mm>\d{2})\)")
+_SPAN_DAYS = {"week": 7, "weekend": 2}
+
+
+def dated_spans(content: str) -> list[TimeWindow]:
+    """The days, weeks, weekends and months a memory is dated with (ISO labels, as
+    :func:`with_absolute_dates` writes them)."""
+    spans: list[TimeWindow] = []
+    for match in _DATED.finditer(content):
+        try:
+            if match["my"]:
+                first = date(int(match["my"]), int(match["mm"]), 1)
+                spans.append((first, _shift_months(first, 1)))
+                continue
+            start = date(int(match["y"]), int(match["m"]), int(match["d"]))
+        except ValueError:
+            continue
+        spans.append((start, start + timedelta(days=_SPAN_DAYS.get(match["span"] or "", 1))))
+    return spans
+
+
+def dated_within(content: str, windows: Sequence[TimeWindow]) -> bool:
+    """Does the memory's own wording date it inside a window (a labelled day, week,
+    weekend or month no longer than the window)? Stronger than when it was said: a
+    session said on that day also holds everything else talked about then."""
+    return any(start <= span_start and span_end <= end
+               for span_start, span_end in dated_spans(content) for start, end in windows)
 
 
 def said_or_dated_within(content: str, said_at: datetime,
                          windows: Sequence[TimeWindow]) -> bool:
-    """Was the memory said on a day in one of the windows, or does it name such a day
-    (an ISO date, as :func:`with_absolute_dates` writes them)?"""
-    days = [said_at.date()]
-    for match in _ISO_DAY.finditer(content):
-        try:
-            days.append(date(int(match[1]), int(match[2]), int(match[3])))
-        except ValueError:
-            continue
-    return any(start <= day < end for day in days for start, end in windows)
+    """Was the memory said on a day in one of the windows, or is it dated within one?
+
+    A dated span counts when it overlaps the window and is no longer than the window
+    or a week: "last month" says nothing about which day of it a question names."""
+    said = said_at.date()
+    if any(start <= said < end for start, end in windows):
+        return True
+    return any(span_start < end and start < span_end
+               and (span_end - span_start).days <= max((end - start).days, 7)
+               for span_start, span_end in dated_spans(content) for start, end in windows)
