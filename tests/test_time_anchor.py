@@ -74,6 +74,7 @@ WEDNESDAY = datetime(2023, 5, 24, 19, 0, tzinfo=timezone.utc)
     ("上周末去爬山", "上周末 (weekend of 2023-05-20)去爬山"),
     ("下个月出差", "下个月 (2023-06)出差"),
     ("I went there recently", "I went there recently"),  # no span to name
+    ("报告马上月底交", "报告马上月底交"), ("按上周期的数据", "按上周期的数据"),  # not spans
 ])
 def test_a_relative_phrase_gets_the_day_week_or_month_it_names(said: str, dated: str) -> None:
     assert with_absolute_dates(said, WEDNESDAY) == dated

@@ -31,7 +31,8 @@ _PATTERN = re.compile(
     r"(?P<zh_week>(这|本|下|上)(周|星期|礼拜)(?P<zh_wd>[一二三四五六日天]))"
     r"|(?P<zh_day>大后天|后天|明天|今天|昨天|前天)"
     r"|(?P<zh_n>\d{1,3}|[一两二三四五六七八九十])(?:个)?(?P<zh_unit>天|周|星期|礼拜|月)(?P<zh_dir>前|后)"
-    r"|(?P<zh_span>上|这|本|下)(?:个)?(?P<zh_span_unit>周末|周|星期|礼拜|月)"
+    # "马上月底" (right at month end) and "上周期" (the last cycle) name no span
+    r"|(?<![马以之向早晚加])(?P<zh_span>上|这|本|下)(?:个)?(?P<zh_span_unit>周末|周(?!期)|星期|礼拜|月)"
     r"|\b(?P<en_rel>next|this|last) (?P<en_wd>monday|tuesday|wednesday|thursday|friday|saturday|"
     r"sunday)\b"
     r"|\b(?P<en_day>the day after tomorrow|the day before yesterday|today|tonight|tomorrow|"
