@@ -199,7 +199,10 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     anchored = {i: 1.0 + config.time_anchor_boost if windows and said_or_dated_within(
         m.content, m.created_at, windows) else 1.0 for i, m in found.memories.items()}
     # its own words date it on the named day: the query's context, however it is worded
-    dated = {i for i, m in found.memories.items() if dated_within(m.content, named_days)}
+    dated = {i for i, m in found.memories.items()
+             if named_days and dated_within(m.content, named_days)}
+    for memory_id in dated:  # the route explains the context match
+        found.add(found.memories[memory_id], "dated")
     best = max((found.similarity.get(i, 0.0) * subject[i] * anchored[i]
                 for i in found.memories), default=0.0)
     scored: list[tuple[float, Memory, dict[str, float]]] = []
@@ -208,8 +211,6 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
         similarity = own * subject[memory_id] * anchored[memory_id]
         keyword_hit = memory_id in found.keyword
         routes = found.routes[memory_id]
-        if memory_id in dated and "dated" not in routes:
-            routes.append("dated")  # explains the context match
         if memory.source == "emotional" and not confirmation_weight(memory, config)[1]:
             continue  # heat of the moment: it steers nothing until said calmly
         core = "profile" in routes and is_core(memory, config)
