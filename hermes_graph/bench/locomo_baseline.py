@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import snowballstemmer
+
 from hermes_graph.bench.locomo_data import LocomoTurn
 from hermes_graph.errors import HermesError
 
@@ -31,8 +33,6 @@ def bm25_rankings(turns: Sequence[LocomoTurn], queries: Sequence[str], k: int) -
                           "(pip install bm25s, or the project's dev extra)") from None
     if not turns or not queries:
         return [() for _ in queries]
-    import snowballstemmer
-
     stemmer = snowballstemmer.stemmer("english")
     corpus = [bm25_document(t) for t in turns]
     retriever = bm25s.BM25()
