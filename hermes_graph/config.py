@@ -65,6 +65,9 @@ class MemoryConfig:
     # --- write path: triggers, filters, dedup (seed 000 §2.3, §3.2, §3.3) ---
     min_content_chars: int = 6
     """Rule filter: candidates shorter than this (in characters) are dropped."""
+    min_content_chars_cjk: int = 3
+    """The same filter for Chinese text, where one character carries about a word: 我吃素
+    (three characters) is a whole constraint."""
     dedup_cosine: float = 0.85
     """Semantic duplicates at or above this cosine merge (same kind/category/subject)."""
     restatement_cosine: float = 0.5

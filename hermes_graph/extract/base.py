@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
+from hermes_graph.config import MemoryConfig
+
 from hermes_graph.types import Candidate, Memory
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 Role = Literal["user", "assistant"]
 
@@ -49,3 +54,10 @@ def source_ref(turn: Turn) -> dict[str, object]:
     if turn.speaker is not None:
         ref["speaker"] = turn.speaker
     return ref
+
+
+def too_short(content: str, config: MemoryConfig) -> bool:
+    """Too short to be a memory: measured in characters, with Chinese text given its own
+    threshold since one character there carries about as much as an English word."""
+    limit = config.min_content_chars_cjk if _CJK.search(content) else config.min_content_chars
+    return len(content.strip()) < limit

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.errors import ExtractionError
-from hermes_graph.extract.base import Turn, source_ref
+from hermes_graph.extract.base import Turn, source_ref, too_short
 from hermes_graph.extract.prompts import CATCH_UP_PROMPT, EXTRACTION_PROMPT
 from hermes_graph.policy import signals
 from hermes_graph.policy.slots import slot_of
@@ -167,7 +167,7 @@ class LLMExtractor:
         secrets = signals.secret_kinds(content, include_phone=self.config.drop_phone_numbers)
         if secrets:
             drop, content = f"secret:{'+'.join(secrets)}", "[redacted]"
-        elif len(content) < self.config.min_content_chars:
+        elif too_short(content, self.config):
             drop = "too_short"
         handle = item.get("replaces")
         ref = {**source_ref(turn)}

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from hermes_graph.config import MemoryConfig
-from hermes_graph.extract.base import Turn, source_ref
+from hermes_graph.extract.base import Turn, source_ref, too_short
 from hermes_graph.policy import signals as sig
 from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.slots import slot_of
@@ -25,7 +25,7 @@ from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
 _ABBREVIATION = re.compile(r"\b(dr|mr|mrs|ms|prof|st|mt|jr|sr|vs|etc|e\.g|i\.e|no)\.$",
                            re.IGNORECASE)
-_CLAUSE_SEP = re.compile(r"[，,、]\s*|\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
+_CLAUSE_SEP = re.compile(r"[，、]\s*|(?<!\d),\s*|,(?!\d)\s*|\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 DEFAULT_IMPORTANCE: dict[Category, int] = {
@@ -36,12 +36,36 @@ FAMILY_IMPORTANCE = 5
 """A family member's own fact: kept, recalled when relevant, never in the core profile."""
 ANSWER_MAX_CHARS = 40
 """Catch-up reads user turns up to this long as answers to the question before them."""
+JOINED_CATEGORIES: frozenset[Category] = frozenset({"rule", "constraint"})
+"""One rule or constraint said in several clauses ("我爸有痛风，海鲜和啤酒都不能碰") is one memory."""
 
 
 @dataclass
 class _Group:
     category: Category
     clauses: list[str] = field(default_factory=list)
+    subject: str | None = None
+    """Who the group's first clause names (``signals.clause_subject``)."""
+    slot: str | None = None
+    """The slot of a negated value this group's new value replaces."""
+
+    def takes(self, category: Category, subject: str | None) -> bool:
+        """Does a clause continue this group rather than start a memory of its own?"""
+        if not self.clauses:
+            return False
+        if category == "rule" == self.category:
+            return True
+        return category == self.category and category in JOINED_CATEGORIES and (
+            subject is None or subject == self.subject)
+
+    def replace_negated(self, clause: str) -> bool:
+        """"我不在腾讯干了，现在在字节": the new value takes the negated one's place and its
+        slot, so it supersedes the old value without repeating it."""
+        slot = slot_of(_join(self.clauses))
+        if slot is None or not sig.matches(sig.NEGATION, self.clauses[-1]):
+            return False
+        self.clauses, self.slot = [clause], slot
+        return True
 
 
 def split_sentences(text: str) -> list[str]:
@@ -89,10 +113,13 @@ class RuleExtractor:
                     or not previous.content.rstrip().endswith(("?", "？"))
                     or len(turn.content) > ANSWER_MAX_CHARS
                     or sig.matches(sig.SMALLTALK, turn.content.strip())
+                    or sig.matches(sig.ASSENT, turn.content.strip())
                     or sig.secret_kinds(turn.content, include_phone=True)
                     or self.extract([turn], now=now)):
                 continue
             question = split_sentences(previous.content)[-1]
+            if sig.matches(sig.PRESUPPOSITION, question):
+                continue  # "Since you're vegan, ...?" - "sure": the premise stays the assistant's
             if sig.category_of(question) is None and sig.category_of(turn.content) is None:
                 continue
             pair = Turn(role="user", content=f"{question} {turn.content}", session=turn.session,
@@ -107,13 +134,14 @@ class RuleExtractor:
         change = sig.matches(sig.CHANGE, sentence)
         restated = sig.matches(sig.RESTATEMENT, sentence)
         body = sig.DISCOURSE_PREFIX.sub("", sentence).strip()
-        if sig.matches(sig.FORGET, body) and sig.matches(sig.FORGET_TARGET, body):
+        if sig.forget_request(body):
             everything = sig.matches(sig.FORGET_ALL, body)
             return [Candidate(content=body, kind="semantic", category="fact", forget=True,
                               importance=10, confidence=0.95, source_ref=ref,
                               qualifiers=("all",) if everything else ())]
         out: list[Candidate] = []
         groups: list[_Group] = []
+        lead: str | None = None  # "我妈上个月体检": whom the next unnamed clause is about
         for raw in split_clauses(body):
             clause = sig.DISCOURSE_PREFIX.sub("", raw).strip()
             if not clause:
@@ -122,28 +150,44 @@ class RuleExtractor:
             if secrets:
                 out.append(self._dropped(f"secret:{'+'.join(secrets)}", ref))
                 groups.append(_Group("fact"))  # a barrier: nothing attaches across a secret
+                lead = None
                 continue
             if sig.matches(sig.SMALLTALK, clause):
                 continue
             category = sig.category_of(clause)
+            new_value = False
             if category is None and change and (
                     sig.matches(sig.NEGATION, clause) or sig.matches(sig.CHANGE, clause)):
                 category = "fact"  # "小米那台我已经不用了" / "现在换成 iPhone 了": old or new value
+                new_value = not sig.matches(sig.NEGATION, clause)
             if category is None and slot_of(clause) is not None and not sig.matches(
                     sig.REQUEST, clause):
                 category = "fact"  # "我跳槽了": names a single-valued slot
-            if category == "rule" and groups and groups[-1].category == "rule" \
-                    and groups[-1].clauses:
-                groups[-1].clauses.append(clause)  # one rule said in several clauses
-            elif category is not None and not self._is_ask(clause, category):
-                groups.append(_Group(category, [clause]))
-            elif groups and groups[-1].clauses and not (
+            subject = sig.clause_subject(clause)
+            ask = category is not None and self._is_ask(clause, category)
+            last = groups[-1] if groups else None
+            if new_value and last is not None and last.clauses and last.replace_negated(clause):
+                pass
+            elif category is not None and last is not None and last.takes(category, subject) \
+                    and (category == "rule" or not ask):
+                last.clauses.append(clause)
+            elif category is not None and not ask:
+                if lead is not None and subject is None:
+                    groups.append(_Group(category, [lead, clause], "other"))
+                else:
+                    groups.append(_Group(category, [clause], subject))
+                lead = None
+            elif category is None and subject == "other" and not sig.matches(sig.REQUEST, clause):
+                lead = clause  # never context of the user's memory before it
+            elif last is not None and last.clauses and not (
                     sig.matches(sig.REQUEST, clause) or sig.matches(sig.ONE_OFF_TIME, clause)
                     or sig.matches(sig.EMOTIONAL, clause)):
-                groups[-1].clauses.append(clause)
+                last.clauses.append(clause)
         for group in groups:
             if group.clauses:
                 candidate = self._candidate(group, ref, change=change)
+                if candidate.slot is None and candidate.subject == "user" and group.slot:
+                    candidate = replace(candidate, slot=group.slot)
                 out.append(replace(candidate, restated=restated,
                                    content=with_absolute_dates(candidate.content, turn.at)))
         return out
@@ -175,13 +219,13 @@ class RuleExtractor:
             subject = f"user.{relation}"  # "我有个闺女叫朵朵": the user's family
         negation = sig.matches(sig.NEGATION, content)
         slot = slot_of(content) if subject == "user" else None
-        if len(content) < self.config.min_content_chars and slot is None:
+        if too_short(content, self.config) and slot is None:
             drop = "too_short"  # a short clause naming a slot value ("我住在杭州") is no junk
         elif sig.matches(sig.DEICTIC, content):
             drop = "contextual_reference"
         elif sig.matches(sig.ONE_OFF_TIME, content) and category not in ("rule", "constraint") \
-                and not sig.matches(sig.DECISION, content):
-            drop = "one_off_time_bound"
+                and not sig.matches(sig.DECISION, content) and slot is None:
+            drop = "one_off_time_bound"  # "下个月入职腾讯" fills a slot: a durable change, dated
         elif subject == "third_party" and sig.matches(sig.ONE_OFF_TIME, content):
             drop = "third_party_one_off"
         kind = KIND_OF_CATEGORY[category]

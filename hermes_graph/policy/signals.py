@@ -23,17 +23,23 @@ def _rx(*patterns: str) -> re.Pattern[str]:
 IDENTITY = _rx(
     r"我(是|叫|姓|今年|在\S{0,12}(工作|上班|上学|读书)|家在|住在|来自|老家|的职业|做\S{0,6}(工作|的))",
     r"我(有个|有一个|有两个|家有)", r"我(的)?(手机|电脑|车)是",
-    r"\bI'?m an?\b", r"\bI am an?\b", r"\bmy name is\b", r"\bI live in\b", r"\bI'?m from\b",
+    r"\bI'?m an? (?!(bit|little|lot|tad|touch|mess|wreck)\b)", r"\bI am an? (?!(bit|little|lot|tad)\b)",
+    r"\bmy name is\b", r"\bI live in\b", r"\bI'?m from\b",
     r"\bI work (at|as|for|in)\b", r"\bI'?m based in\b", r"\bI have an? (daughter|son|wife|husband|"
-    r"partner|kid|child|dog|cat)\b", r"\bmy (phone|laptop|car) is\b", r"\bI use an?\b",
-    r"\bI (just )?(joined|moved to)\b",
+    r"partner|kid|child|dog|cat)\b", r"\bmy (phone|laptop|car) is\b",
+    r"\bI (mainly |mostly |primarily |still )?(use|code in|program in)\b",
+    r"\bI (just )?(joined|moved to)\b", r"\b(I|we) (just |recently )?(relocated|moved) (back )?to\b",
+    r"\b(I|we)(?:'ve| have) got (an?|two|three|four|\d+)\b", r"养了|养着|在养",
+    r"在\S{1,10}住了", r"住了\S{1,4}年",
     r"我们?家在", r"我\S{0,4}在\S{0,12}(工作|上班|上学|读书|实习)", r"我在\S{1,8}(部|组|团队|公司|学校|医院|银行)",
     r"我(在|正在|一直)?(用|使用)", r"我们(公司|团队|组|项目|这边)?\S{0,6}(用的是|在用|基于|跑在|部署在)",
     r"我\S{0,4}(在|正在)(准备|备考|学|自学|考|带|做|搞|写|开发)", r"我(今年)?(高[一二三]|初[一二三]|大[一二三四]|研[一二三]|博[一二三])",
     r"我(刚|已经)?退休", r"我(自己)?是(做|搞|学)\S{1,8}的", r"是我(最|的)\S{0,2}(弱|强|擅长|短板)",
     r"我(最|比较|很|不)?(擅长|拿手)",
     r"\bour (backend|frontend|stack|app|main app|database|db|company|team|service|product)\b",
-    r"\bwe (use|deploy|run|build|ship|host)\b", r"\bI'?m (the|on the|in the|part of)\b",
+    r"\bwe (use|deploy|run|build|ship|host)\b", r"\bI'?m (the|part of)\b",
+    r"\bI'?m (on|in) the (\w+ ){0,2}(team|board|committee|staff|faculty|council|department|group|army|"
+    r"navy|military|band|choir|club|program|programme)\b", r"\bI'?m in the (?-i:[A-Z])",
     r"\bI (teach|study|coach|manage|run|own|volunteer)\b",
     r"\bI'?m (learning|studying|training for|preparing for)\b",
     r"\bI have (two|three|four|\d+) (kids|children|sons|daughters|dogs|cats)\b",
@@ -55,7 +61,7 @@ PREFERENCE = _rx(
     r"\bI'?m an? (keen|big|huge|avid)\b", r"\bmy fav(ou)?rite\b", r"\bI always\b",
     r"^(平时|一般|通常|也|还|最|特别|很)?(喜欢|爱|讨厌|偏好|习惯)",  # implicit 我 after a comma
     r"离不开", r"我\S{0,4}(每天|每周|每晚|每早)", r"\bI'?m (obsessed with|really into|into|a fan of)\b",
-    r"\bI can'?t live without\b", r"\bI'?d (like|rather|prefer)\b", r"\bI get around by\b",
+    r"\bI can'?t live without\b", r"无\S不欢", r"吃货", r"\bI'?d (like|rather|prefer)\b", r"\bI get around by\b",
 )
 CONSTRAINT = _rx(
     r"过敏", r"(不|不能|没法)(吃|喝|碰)", r"忌口", r"预算", r"素食", r"吃素", r"怀孕", r"糖尿病", r"高血压",
@@ -65,9 +71,16 @@ CONSTRAINT = _rx(
     r"\bflat feet\b", r"\bclaustrophob", r"\bafraid of\b",
     r"不耐受", r"不会(说|开车|游泳|骑车)", r"没有驾照", r"\bintoleran", r"\bdiagnosed\b",
     r"\bI (don'?t|do not) have an?\b", r"\bno (elevator|lift|car)\b",
+    r"痛风|哮喘|癫痫|乳糖|(胃|肠胃)不好|手术|半月板|韧带|起疹|荨麻疹",
+    r"(吃|喝|碰)\S{0,6}(会|就)\S{0,4}(疹|肿|吐|拉肚子|腹泻|难受|不舒服)",
+    r"不能\S{0,2}(跑|跳|久坐|久站|提重|弯腰|剧烈)",
+    r"\bcan'?t (do|have|handle|tolerate|stomach|digest)\b",
+    r"\b(gout|asthma|celiac|coeliac|epilep|hives|anaphyla|surgery)", r"\bswells? up\b",
 )
 RULE = _rx(
-    r"(以后|今后|之后)(都|请|要|别|不要|一律)", r"(请|麻烦)?(用|使用)(中文|英文|英语|简体|繁体)", r"(回答|回复|答复)(时|的时候)?(请|要|都)",
+    r"(以后|今后|之后|往后)\S{0,12}(都|请|要|别|不要|一律|统一|只)", r"一律|统一用",
+    r"(回答|回复|答复)(我)?(时|的时候)", r"先(说|给|讲|写)?\S{0,2}结论", r"控制在\S{0,10}(以内|之内|内)",
+    r"(请|麻烦)?(用|使用)(中文|英文|英语|简体|繁体)", r"(回答|回复|答复)(时|的时候)?(请|要|都)",
     r"(别|不要|不许)(用|使用|加|写)", r"代码注释", r"(先|首先)给结论", r"记得(每次|以后)",
     r"\balways (reply|answer|write|use|respond|book|include|give)\b", r"\bnever (use|reply|write|add)\b",
     r"\bplease (don'?t|do not|always|never)\b", r"\bdon'?t use\b", r"\bfrom now on\b",
@@ -77,11 +90,18 @@ RULE = _rx(
     r"\bwhenever you\b", r"\bsign (me|it|them) as\b", r"\b(call|address) me\b",
     r"\bwhen you (write|answer|reply|draft|explain)\b",
     r"\bkeep (your |the |my )?(answers|replies|responses|it)\b", r"[,，]\s*(always|please)[.!]?$",
-    r"\b(british|american) (english )?spelling\b",
+    r"\b(british|american) (english )?spelling\b", r"\bgoing forward\b",
+    r"\bstop (using|adding|writing|saying|calling|putting)\b",
+    r"\b(no|without|avoid) (more )?(bullet points?|bullets|emojis?|exclamation( marks| points)?|"
+    r"jargon|markdown|tables|headers)\b", r"\bformat (all |every |the |my )?\w+ (as|in|like)\b",
+    r"\b(when|whenever|if) you (write|draft|reply|answer|explain|suggest|recommend|send|make)\b",
+    r"\bin anything you (write|draft|send|make)\b",
 )
 STANDING_RULE = _rx(
-    r"以后|今后|之后|每次|一律|永远|始终|记得|别|不要|不许|请", r"\b(always|never|from now on|whenever|"
-    r"every time|please|don'?t|do not)\b",
+    r"以后|今后|之后|每次|一律|统一|永远|始终|记得|别|不要|不许|请|控制在|结论",
+    r"\b(always|never|from now on|whenever|every time|please|don'?t|do not|going forward|"
+    r"stop using|in (the )?future)\b", r"\b(when|whenever|if) you (write|draft|reply|answer|explain|"
+    r"suggest|recommend|send|make)\b",
 )
 """What makes a rule-like clause a standing rule even when phrased as a request."""
 DECISION = _rx(
@@ -95,27 +115,41 @@ CHANGE = _rx(
     r"改成", r"调整为", r"换成", r"换了", r"现在", r"不再", r"以后不", r"改为", r"搬到", r"已经不",
     r"\bfrom now on\b", r"\bactually\b", r"\bnow\b", r"\bno longer\b", r"\bchanged to\b",
     r"\bswitched to\b", r"\bmoved to\b", r"\banymore\b", r"\bnot any more\b",
+    r"搬回|搬去|搬来|搬家|离职|辞职|跳槽|加到|涨到|提到|降到|减到|增加到|调到|变成|改喝|改吃|改用",
+    r"不(喝|吃|抽|用|玩|做|去)\S{0,6}了", r"不在\S{1,10}(干|做|工作|上班|待)了",
+    r"\b(relocated|relocating)\b", r"\bmoved (back )?to\b", r"\bI (just )?(left|quit)\b",
+    r"\b(gone|went|go|is|has gone) (up|down) to\b",
+    r"\b(increased|raised|bumped|upped|lowered|reduced|cut|dropped) (it |(my|the) \w+ )?to\b",
 )
 NEGATION = _rx(
     r"不再", r"不用了", r"已经不", r"以后(别|不要)再?", r"别再", r"不是\S{0,6}了", r"戒了",
     r"\bno longer\b", r"\b(don'?t|do not) \w+ \w*\s?anymore\b", r"\banymore\b", r"\bstopped\b",
-    r"\bquit\b",
+    r"\bquit\b", r"不(喝|吃|抽|用|玩|做|去)\S{0,6}了", r"不在\S{1,10}(干|做|工作|上班|待)了",
+    r"离职|辞职", r"\bleft (my (job|company|team)|(?-i:[A-Z]))",
 )
 FORGET = _rx(
-    r"(忘掉|忘了吧|忘记|删掉|删除|别记|不要记|清除|清掉|清空|抹掉)",
+    r"(忘掉|忘了吧|忘记|删掉|删除|删了|删去|去掉|移除|别记|不要记|清除|清掉|清空|抹掉)",
+    r"\b(remove|delete|wipe|scrub) (my|that|the|what|it|this|those|all)\b",
     r"\brather (that|it|you)\b.{0,20}\bnot\b.{0,10}\b(stored|kept|remembered|keep|store|remember)",
     r"\bforget\b", r"\bdelete (that|what)\b", r"\b(don'?t|do not|stop) (remember|keep|store)",
     r"\brather you not keep\b", r"\berase\b",
 )
 
+FORGET_SELF = _rx(
+    r"我(自己)?(总是|老是|经常|常常|总|老|又|一直|也|都|还|差点|有时|偶尔|容易)?(会)?(忘记|忘了|忘掉|忘)",
+    r"\bI\s+(always |often |keep |sometimes |never |usually |tend to |just |totally |completely |"
+    r"constantly |occasionally |might )?(forget|forgot|forgetting)\b", r"\bforgetful\b",
+)
+"""The user forgetting something themselves ("I always forget my badge"): no request to us."""
 RESTATEMENT = _rx(
     r"^(remember|again|as I said|like I said|once more|reminder)\b", r"^(再说一次|再说一遍|再强调一下|还是那句话|我说过)",
-    r"\b(again|as I said before|like I said)\b",
+    r"\b(as I said before|like I said|I'?ll say it again|(tell|told) you again)\b",
 )
 """The user repeats something already said: a confirmation, not a new memory."""
 FORGET_TARGET = _rx(
     r"\b(about|what I (told|said|mentioned)|that I|where I|my|me|everything|all of it)\b",
-    r"关于我|我(说|告诉|提)|这件事|这个事|那件事|全部|所有|一切|我的",
+    r"\bI (told|said|mentioned|shared|gave)\b",
+    r"关于我|我(说|告诉|提)|这件事|这个事|那件事|全部|所有|一切|我的|(跟|和|对)你(说|讲|提)|那条|这条|的事",
 )
 """A forget verb only counts when it points at what the user told us."""
 FORGET_ALL = _rx(
@@ -124,6 +158,22 @@ FORGET_ALL = _rx(
     r"\ball of it\b",
 )
 """A request to erase everything remembered about the user."""
+
+PRESUPPOSITION = _rx(
+    r"\b(since|given|as|because|considering) (you'?re|you are|you have|you've|your)\b",
+    r"考虑到你|既然你|鉴于你|因为你|你(有|是|对)\S{0,10}的话",
+)
+"""An assistant question that takes a user fact for granted ("Since you're vegan, ...?"):
+a reply to it confirms nothing the user said (seed 000: no claims the user never made)."""
+ASSENT = _rx(
+    r"^((sure|ok|okay|yes|yeah|yep|yup|nah|no|nope|fine|whatever( works)?|maybe|hmm+|sounds good|"
+    r"why not|go ahead|please do|that works|it'?s fine|that'?s fine|可以|行|好|嗯|对|是|没问题|随便|都行|算了|"
+    r"不用)[\s,.!，。！~啊呀吧的了嘛哈]*)+$",
+)
+"""A reply that only agrees or declines, with nothing of its own to remember."""
+SUBJECT_USER = _rx(r"^(I|I'm|I've|I'd|I'll|I am|my|me|myself|我(?!们))\b", r"^我(?!们)")
+"""A clause whose grammatical subject is the user."""
+
 
 # --- what is never a memory ----------------------------------------------------
 SMALLTALK = _rx(
@@ -148,14 +198,17 @@ ONE_OFF_TIME = _rx(
     r"next (week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|right now|later today)\b",
 )
 EMOTIONAL = _rx(
-    r"烦死|气死|受不了了|崩溃|累死|烦透|滚|去死|太烦了|太累了|气炸|无语|再也不想|紧张",
+    r"烦死|气死|受不了了|崩溃|累死|烦透|滚|去死|太烦了|太累了|气炸|无语|再也不想|紧张|干脆\S{0,12}算了",
     r"\b(hate everything|so (annoyed|angry|tired|done)|sick of|fed up|ugh|damn|screw|"
     r"nervous|stressed|furious)\b", r"[!！]{2,}",
 )
 THIRD_PARTY = _rx(
-    r"^(他|她|他们|她们)", r"我(的)?(室友|同事|朋友|老板|领导|同学|邻居|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|哥们|闺蜜|"
-    r"姐姐|妹妹|哥哥|弟弟|奶奶|爷爷|外婆|外公|姥姥|姥爷|舅舅|阿姨|叔叔|姑姑|男朋友|女朋友|对象|上司|老师|客户)",
-    r"^(he|she|they)\b", r"\bmy (friend|roommate|flatmate|colleague|coworker|boss|manager|"
+    r"^(他|她|他们|她们)", r"我们?(的)?(室友|同事|朋友|老板|领导|同学|邻居|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|哥们|闺蜜|"
+    r"姐姐|妹妹|哥哥|弟弟|奶奶|爷爷|外婆|外公|姥姥|姥爷|舅舅|阿姨|叔叔|姑姑|男朋友|女朋友|对象|上司|老师|客户|"
+    r"组长|经理|主管|总监|导师|队友|合伙人|房东|室友|部长|班主任)",
+    r"^(he|she|they)\b", r"\b(my|our) ((best|old|close|new|former|younger|older|little|big|elder) )?"
+    r"(friend|roommate|flatmate|housemate|colleague|coworker|co-worker|teammate|team lead|"
+    r"tech lead|supervisor|mentor|boss|manager|"
     r"neighbou?r|classmate|cousin|sister|brother|grandma|grandpa|grandmother|grandfather|"
     r"aunt|uncle|niece|nephew|boyfriend|girlfriend|fianc[eé]e?|in-laws?|teacher|landlord|"
     r"client|ex)\b",
@@ -163,17 +216,31 @@ THIRD_PARTY = _rx(
 FAMILY = _rx(
     r"(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸)",
     r"\bmy (daughter|son|wife|husband|partner|kid|child|baby|mom|mum|dad|mother|father)\b",
+    r"我(妈|爸)",
 )
+
+
+def _kin(*words: str) -> str:
+    """An English relative counts only as someone's ("my son", "I have a son"): "I'm a
+    single dad" names the user's role, not their father."""
+    alternatives = "|".join(words)
+    return (rf"\b(my|our)\s+([\w-]+\s+)?({alternatives})\b|"
+            rf"\bI have an?\s+([\w-]+\s+){{0,2}}({alternatives})\b")
+
+
+DOG_BREEDS = (r"金毛|拉布拉多|柯基|哈士奇|泰迪|柴犬|边牧|萨摩耶|比熊|\b(golden retriever|retriever|labrador|"
+              r"poodle|terrier|corgi|husky|beagle|dachshund|bulldog|spaniel|shepherd|schnauzer)\b")
 FAMILY_CANONICAL: tuple[tuple[re.Pattern[str], str], ...] = (
-    (_rx(r"女儿|闺女|丫头", r"\bdaughter\b"), "daughter"),
-    (_rx(r"儿子", r"\bson\b"), "son"),
-    (_rx(r"老婆|妻子|爱人|媳妇", r"\bwife\b"), "wife"),
-    (_rx(r"老公|丈夫", r"\bhusband\b"), "husband"),
-    (_rx(r"妈妈|母亲|老妈", r"\b(mom|mum|mother)\b"), "mother"),
-    (_rx(r"爸爸|父亲|老爸", r"\b(dad|father)\b"), "father"),
-    (_rx(r"孩子|宝宝", r"\b(kid|child|baby)\b"), "child"),
-    (_rx(r"猫|猫咪", r"\b(cat|kitten)\b"), "cat"),
-    (_rx(r"狗|狗狗", r"\b(dog|puppy)\b"), "dog"),
+    (_rx(r"女儿|闺女|丫头", _kin("daughter", "daughters")), "daughter"),
+    (_rx(r"儿子", _kin("son", "sons")), "son"),
+    (_rx(r"老婆|妻子|爱人|媳妇", _kin("wife")), "wife"),
+    (_rx(r"老公|丈夫", _kin("husband")), "husband"),
+    (_rx(r"伴侣", _kin("partner")), "partner"),
+    (_rx(r"妈|母亲", _kin("mom", "mum", "mother")), "mother"),
+    (_rx(r"爸|父亲", _kin("dad", "father")), "father"),
+    (_rx(r"孩子|宝宝", _kin("kid", "kids", "child", "children", "baby")), "child"),
+    (_rx(r"猫|猫咪", r"\b(cat|cats|kitten)\b"), "cat"),
+    (_rx(r"狗|狗狗", r"\b(dog|dogs|puppy)\b", DOG_BREEDS), "dog"),
 )
 TOOL_REQUEST = _rx(
     r"(帮我|请|麻烦)?(算一?下|算算|计算|翻译|换算|转换成)", r"用(英文|中文|日语|英语)怎么说", r"天气|气温|几点了|汇率",
@@ -189,18 +256,21 @@ DEICTIC = _rx(
 )
 """A clause that only points at something in the chat ("I like the second one")."""
 FAMILY_TOPIC = _rx(
-    r"家人|全家|一家|家里人|孩子|娃|亲子|父母|爸妈|老人|宠物", r"\b(family|families|kids?|children|child|"
+    r"家人|全家|一家|家里人|孩子|娃|亲子|父母|爸妈|老人|宠物|我(的)?(爸|妈|老婆|老公|女儿|儿子|猫|狗)",
+    r"\b(family|families|kids?|children|child|"
     r"parents|my (son|daughter|wife|husband|partner|mom|dad|cat|dog)|pets?)\b",
 )
 """A request about the user's family: family members' memories match its context."""
 FAMILY_SUBJECT = _rx(
-    r"^我(的|家)?(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸|猫|狗)",
-    r"^my (daughter|son|wife|husband|partner|kid|child|baby|mom|mum|dad|mother|father|cat|dog)\b",
+    r"^我(的|家)?(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸|妈|爸|猫|狗)",
+    r"^(my|our) ((little|older|younger|elder|baby|eldest|youngest) )?(daughter|son|wife|husband|"
+    r"partner|kid|child|baby|mom|mum|dad|mother|father|cat|dog)\b",
 )
 """A clause whose grammatical subject is a family member (or pet) of the user."""
 DISCOURSE_PREFIX = _rx(
     r"^(跟你说下|跟你说一下|说一下|对了|另外|还有|顺便说一下|其实|再说一遍啊?|帮我记一下|记一下|"
-    r"heads up|btw|by the way|also|and|so|oh|just so you know|fyi|for the record|quick context|"
+    r"heads up|btw|by the way|also|and|so|oh|just so you know|actually|personally|small update|"
+    r"quick update|honestly|fyi|for the record|quick context|"
     r"context|update|big news|news|anyway|ok|okay|got it|cool|ah right|remember|again|general preference|"
     r"再说一次|再说一遍|再强调一下|记住)[:：,，.!\s]*",
 )
@@ -208,8 +278,13 @@ DISCOURSE_PREFIX = _rx(
 # --- secrets and ID numbers (seed 004 privacy) ----------------------------------
 SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("password", _rx(r"(密码|口令|passcode|password|passwd|pwd)\s*(是|为|:|：|is)?\s*\S+")),
-    ("api_key", _rx(r"\b(sk|pk|rk|ghp|gho|xox[bap]|AKIA)[-_A-Za-z0-9]{12,}\b",
-                    r"(api[ _-]?key|token|secret)\s*(是|为|:|：|is|=)\s*\S{8,}")),
+    ("api_key", _rx(r"\b(sk|pk|rk|ghp|gho|xox[bap]|AKIA|AIza|ya29|glpat|github_pat)[-_A-Za-z0-9]{12,}",
+                    r"(api[ _-]?key|token|secret)\s*(是|为|:|：|is|=)\s*\S{8,}",
+                    r"\beyJ[-_A-Za-z0-9]{8,}\.[-_A-Za-z0-9]{8,}\.[-_A-Za-z0-9]{8,}",  # a JWT
+                    r"\bBearer\s+[-_.~+/A-Za-z0-9]{16,}", r"\bkey\s+[-_A-Za-z0-9]{30,}")),
+    ("access_code", _rx(r"\b(PIN|pin code|passcode|(door|gate|alarm|lock|unlock|access|entry|safe|garage|"
+                        r"keypad|building) code)\S{0,3}\s*(is|was|:|=)?\s*#?\d{3,8}\b",
+                        r"(开锁|门锁|门禁|开门|密码锁|保险柜|取件)\S{0,4}(码|密码)\S{0,3}\d{3,8}")),
     ("national_id", _rx(r"(?<!\d)\d{17}[\dXx](?!\d)", r"\b\d{3}-\d{2}-\d{4}\b",
                         r"(身份证|护照|passport|social security|SSN)\S{0,6}\s*\S*\d{6,}")),
     ("bank_card", _rx(r"(?<!\d)(?:\d[ -]?){15,18}\d(?!\d)", r"(银行卡|卡号|card number)\S{0,4}\s*\d{4,}")),
@@ -266,3 +341,19 @@ def category_of(text: str) -> Category | None:
 
 def any_match(patterns: Iterable[re.Pattern[str]], text: str) -> bool:
     return any(p.search(text) for p in patterns)
+
+
+def clause_subject(clause: str) -> str | None:
+    """Who a clause is about by its opening words: "other" (a family member, a pet or a
+    third party), "user", or None when it names nobody ("the team lunch needs ...")."""
+    if FAMILY_SUBJECT.match(clause) or THIRD_PARTY.match(clause):
+        return "other"
+    return "user" if SUBJECT_USER.match(clause) else None
+
+
+def forget_request(text: str) -> bool:
+    """A forget verb addressed to us and pointing at what the user told us; the user
+    forgetting things themselves ("我总是忘记带工牌") is no request."""
+    addressed = FORGET_SELF.sub(" ", text)
+    return matches(FORGET, addressed) and matches(FORGET_TARGET, addressed)
+

@@ -14,14 +14,17 @@ from collections.abc import Mapping
 
 SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "residence": re.compile(
-        r"住在|家在|我家|搬到|搬去|住址|住哪|老家在|\blive (in|at)\b|\bliving in\b|\bbased in\b|"
-        r"\bmoved to\b|\bwhere I live\b|\bmy (location|address|home town|hometown)\b",
+        r"住在|家在|我家|搬到|搬去|搬回|搬来|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|"
+        r"\b(I|we|family) (still |now |currently )?lives? (in|at|on|near)\b|\bliving in\b|\bbased in\b|"
+        r"\bmoved (back )?to\b|\b(relocated|relocating|moving) to\b|\bwhere I live\b|"
+        r"\bmy (location|(home |postal |street )?address|home town|hometown)\b",
         re.IGNORECASE),
     "employer": re.compile(
-        r"在\S{1,12}(工作|上班)|跳槽|入职|\bwork (at|for)\b|\bmy (employer|company)\b|"
-        r"\bwhere I work\b|\bjoined \S+ as\b", re.IGNORECASE),
+        r"在\S{1,12}(工作|上班|干|任职|就职)|跳槽|入职|离职|辞职|\bwork (at|for)\b|\bmy (employer|company)\b|"
+        r"\bwhere I work\b|\bjoined \S+ as\b|\bleft (my (job|company)|(?-i:[A-Z]))", re.IGNORECASE),
     "phone": re.compile(
-        r"手机|iPhone|安卓|Android|\bphone\b|\bPixel\b|\bGalaxy\b", re.IGNORECASE),
+        r"(我的?|用的?是?|换了?|买了)\S{0,2}手机|手机(是|用的|换|买)|iPhone|安卓|Android|\b(my|new) phone\b|"
+        r"\bphone is\b|\bPixel\b|\bGalaxy\b", re.IGNORECASE),
     "budget": re.compile(r"预算|\bbudget\b", re.IGNORECASE),
     "database": re.compile(
         r"数据库|\b(database|mysql|postgres(ql)?|mongodb|sqlite|mariadb|oracle db|sql server|"
@@ -33,6 +36,9 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "verbosity": re.compile(
         r"简短|简洁|详细|说细|展开说|啰嗦|长篇|\b(concise|brief|short answers?|long answers?|"
         r"in (more )?detail|detailed|verbose|every detail)\b", re.IGNORECASE),
+    "diet": re.compile(
+        r"素食|吃素|纯素|蛋奶素|生酮|\b(vegetarian|vegan|pescatarian|pescetarian|keto|carnivore|"
+        r"flexitarian|paleo)\b", re.IGNORECASE),
     "job": re.compile(
         r"我(是|做)(一名|一个|个)?\S{0,6}(工程师|设计师|老师|医生|护士|律师|会计|程序员|产品经理|学生|插画师)|"
         r"\bI'?m an? (freelance |senior |junior )?\w*(er|or|ist|ian|ant)\b|\bmy job\b|"
@@ -45,6 +51,15 @@ CLOSED_SLOT_VALUES: Mapping[str, Mapping[str, re.Pattern[str]]] = {
         "short": re.compile(r"简短|简洁|短点|精简|\b(concise|brief|short|terse)\b", re.IGNORECASE),
         "long": re.compile(r"详细|说细|细一点|展开|\b(detailed|in (more )?detail|every detail|long|"
                            r"thorough)\b", re.IGNORECASE),
+    },
+    "diet": {
+        "vegetarian": re.compile(r"素食|吃素|蛋奶素|\bvegetarian\b", re.IGNORECASE),
+        "vegan": re.compile(r"纯素|\bvegan\b", re.IGNORECASE),
+        "pescatarian": re.compile(r"鱼素|\bpesc[ae]tarian\b", re.IGNORECASE),
+        "keto": re.compile(r"生酮|\bketo\b", re.IGNORECASE),
+        "carnivore": re.compile(r"\bcarnivore\b", re.IGNORECASE),
+        "flexitarian": re.compile(r"\bflexitarian\b", re.IGNORECASE),
+        "paleo": re.compile(r"\bpaleo\b", re.IGNORECASE),
     },
     "language": {
         "zh": re.compile(r"中文|汉语|简体|繁体|\bchinese\b", re.IGNORECASE),
