@@ -9,7 +9,6 @@ from datetime import datetime
 from typing import Literal, Protocol
 
 from hermes_graph.config import MemoryConfig
-
 from hermes_graph.types import Candidate, Memory
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")

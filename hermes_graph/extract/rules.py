@@ -25,7 +25,8 @@ from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
 _ABBREVIATION = re.compile(r"\b(dr|mr|mrs|ms|prof|st|mt|jr|sr|vs|etc|e\.g|i\.e|no)\.$",
                            re.IGNORECASE)
-_CLAUSE_SEP = re.compile(r"[，、]\s*|(?<!\d),\s*|,(?!\d)\s*|\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
+_CLAUSE_SEP = re.compile(  # "$1,200" keeps its comma
+    r"[，、]\s*|(?<!\d),\s*|,(?!\d)\s*|\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 DEFAULT_IMPORTANCE: dict[Category, int] = {
@@ -37,7 +38,8 @@ FAMILY_IMPORTANCE = 5
 ANSWER_MAX_CHARS = 40
 """Catch-up reads user turns up to this long as answers to the question before them."""
 JOINED_CATEGORIES: frozenset[Category] = frozenset({"rule", "constraint"})
-"""One rule or constraint said in several clauses ("我爸有痛风，海鲜和啤酒都不能碰") is one memory."""
+"""One rule or constraint said in several clauses ("我爸有痛风，海鲜和啤酒都不能碰") is one
+memory."""
 
 
 @dataclass

@@ -16,6 +16,7 @@ from hermes_graph.policy.bounded import HOT_STATUSES, decide_admission
 from hermes_graph.policy.gate import Neighbourhood, decide
 from hermes_graph.policy.normalize import normalize_key
 from hermes_graph.policy.slots import slots_named
+from hermes_graph.policy.topics import topics_named
 from hermes_graph.state import DecisionItem, MemoryContext, MemoryState
 from hermes_graph.store import MemoryStore
 from hermes_graph.types import (
@@ -39,7 +40,8 @@ def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neigh
         return Neighbourhood()
     slots = slots_named(candidate.content) if candidate.forget else (
         [candidate.slot] if candidate.slot else [])
-    everything = candidate.forget and "all" in candidate.qualifiers
+    everything = candidate.forget and ("all" in candidate.qualifiers
+                                       or bool(topics_named(candidate.content)))
     return Neighbourhood(
         exact=store.find_exact(scope, candidate.content, statuses=PARKED_OR_LIVE),
         similar=store.search(scope, candidate.content, k=NEIGHBOURS,

@@ -189,6 +189,7 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     """
     skip = should_skip(query, config)
     family_topic = signals.matches(signals.FAMILY_TOPIC, query)
+    self_only = signals.matches(signals.SELF_ONLY, query)
     named_days = query_windows(query) if config.time_anchor_boost > 0 else []
     windows = [widen(w, config.time_anchor_slack_days) for w in named_days]
     found = _gather(store, scope, query, topic, skip=skip, family_topic=family_topic,
@@ -213,6 +214,8 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
         routes = found.routes[memory_id]
         if memory.source == "emotional" and not confirmation_weight(memory, config)[1]:
             continue  # heat of the moment: it steers nothing until said calmly
+        if self_only and memory.subject != "user":
+            continue  # "我自己想吃点…": the father's gout and the team lead's taste stay out
         core = "profile" in routes and is_core(memory, config)
         family = family_topic and memory.subject.startswith("user.")
         if not (core or family or keyword_hit or memory_id in dated

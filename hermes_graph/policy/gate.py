@@ -16,9 +16,12 @@ from hermes_graph.config import MemoryConfig
 from hermes_graph.policy.frozen import override_action
 from hermes_graph.policy.normalize import query_terms
 from hermes_graph.policy.slots import GENERIC_SLOT_TERMS, closed_value, slots_named
+from hermes_graph.policy.topics import concepts_of, on_topic, topics_named
 from hermes_graph.types import Candidate, GateDecision, Memory, ScoredMemory
 
 _FUNCTION_CHARS = re.compile(r"[我你他她它的了是有个叫在家就吗吧呢啊哈这那也都还又很和与]")
+_NEGATION_CHARS = re.compile(r"[不没别无]")
+STEM_CHARS = 5
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -34,12 +37,19 @@ class Neighbourhood:
     same_subject: Sequence[Memory] = field(default_factory=tuple)
     """Live memories about the same non-user subject (a family member, ...)."""
     everything: Sequence[Memory] = ()
-    """Every live memory of the scope (gathered only for a forget-everything request)."""
+    """Every live memory of the scope (gathered only for a forget request naming
+    everything or a topic)."""
 
 
 def distinctive_terms(text: str) -> set[str]:
     """Keyword terms that carry content (names, nouns), not grammar."""
     return {t for t in query_terms(text) if len(t) > 1 and not _FUNCTION_CHARS.search(t)}
+
+
+def term_stems(text: str) -> set[str]:
+    """Distinctive terms cut to a short stem, so "allergic" and "allergy" are one term
+    (a crude stem, kept for the gate's duplicate test only)."""
+    return {t[:STEM_CHARS] if t.isascii() and t.isalpha() else t for t in distinctive_terms(text)}
 
 
 def slot_value_terms(text: str) -> set[str]:
@@ -96,7 +106,7 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
         if (hit.vector_score >= config.dedup_cosine and other.kind == candidate.kind
                 and other.category == candidate.category and other.subject == candidate.subject
                 and tuple(sorted(candidate.qualifiers)) == other.qualifiers
-                and distinctive_terms(candidate.content) <= distinctive_terms(other.content)):
+                and term_stems(candidate.content) <= term_stems(other.content)):
             if session in other.confirmed_sessions:
                 return make("ignore", "dup:semantic_same_session", [other.id])
             return make("merge", f"dup:semantic cos={hit.vector_score:.2f}", [other.id])
@@ -172,6 +182,8 @@ def forget_targets(candidate: Candidate, near: Neighbourhood,
         return [m.id for m in near.everything]
     slots = set(slots_named(candidate.content))
     ids = [m.id for m in near.slot_holders if m.slot in slots]
+    for topic in topics_named(candidate.content):  # "forget the health stuff I told you"
+        ids += [m.id for m in near.everything if on_topic(topic, m.content)]
     for hit in near.similar:
         named_terms = distinctive_terms(candidate.content) & distinctive_terms(hit.memory.content)
         if hit.vector_score >= config.forget_match_cosine or (
@@ -181,8 +193,12 @@ def forget_targets(candidate: Candidate, near: Neighbourhood,
 
 
 def contradicted(candidate: Candidate, near: Neighbourhood) -> list[int]:
-    """Live memories an explicit negation retires: they share its distinctive terms."""
-    mine = distinctive_terms(candidate.content)
+    """Live memories an explicit negation retires: they share its distinctive terms
+    (the negation words aside: "不喝咖啡" contradicts nothing by its "不喝") or an everyday
+    concept ("不喝咖啡了" retires "每天一杯冰美式")."""
+    mine = {t for t in distinctive_terms(candidate.content) if not _NEGATION_CHARS.search(t)}
+    concepts = concepts_of(candidate.content)
     return [hit.memory.id for hit in near.similar
-            if mine & distinctive_terms(hit.memory.content)
+            if (mine & distinctive_terms(hit.memory.content)
+                or concepts & concepts_of(hit.memory.content))
             and hit.memory.subject == candidate.subject]

@@ -261,6 +261,11 @@ FAMILY_TOPIC = _rx(
     r"parents|my (son|daughter|wife|husband|partner|mom|dad|cat|dog)|pets?)\b",
 )
 """A request about the user's family: family members' memories match its context."""
+SELF_ONLY = _rx(
+    r"我自己|一个人|就我自己|自个儿|独自|给自己", r"\b(solo|by myself|for myself|just me|alone|on my own|"
+    r"just for me)\b",
+)
+"""A request about the user alone: other people's facts do not bear on it."""
 FAMILY_SUBJECT = _rx(
     r"^我(的|家)?(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸|妈|爸|猫|狗)",
     r"^(my|our) ((little|older|younger|elder|baby|eldest|youngest) )?(daughter|son|wife|husband|"

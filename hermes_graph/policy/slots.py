@@ -15,15 +15,18 @@ from collections.abc import Mapping
 SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "residence": re.compile(
         r"住在|家在|我家|搬到|搬去|搬回|搬来|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|"
-        r"\b(I|we|family) (still |now |currently )?lives? (in|at|on|near)\b|\bliving in\b|\bbased in\b|"
+        r"\b(I|we|family) (still |now |currently )?lives? (in|at|on|near)\b|\bliving in\b|"
+        r"\bbased in\b|"
         r"\bmoved (back )?to\b|\b(relocated|relocating|moving) to\b|\bwhere I live\b|"
         r"\bmy (location|(home |postal |street )?address|home town|hometown)\b",
         re.IGNORECASE),
     "employer": re.compile(
-        r"在\S{1,12}(工作|上班|干|任职|就职)|跳槽|入职|离职|辞职|\bwork (at|for)\b|\bmy (employer|company)\b|"
+        r"在\S{1,12}(工作|上班|干|任职|就职)|跳槽|入职|离职|辞职|\bwork (at|for)\b|"
+        r"\bmy (employer|company)\b|"
         r"\bwhere I work\b|\bjoined \S+ as\b|\bleft (my (job|company)|(?-i:[A-Z]))", re.IGNORECASE),
     "phone": re.compile(
-        r"(我的?|用的?是?|换了?|买了)\S{0,2}手机|手机(是|用的|换|买)|iPhone|安卓|Android|\b(my|new) phone\b|"
+        r"(我的?|用的?是?|换了?|买了)\S{0,2}手机|手机(是|用的|换|买)|iPhone|安卓|Android|"
+        r"\b(my|new) phone\b|"
         r"\bphone is\b|\bPixel\b|\bGalaxy\b", re.IGNORECASE),
     "budget": re.compile(r"预算|\bbudget\b", re.IGNORECASE),
     "database": re.compile(

@@ -1,0 +1,146 @@
+"""The rule extractor on everyday phrasings (seed 000 §2.3, §3.2; seed 004 privacy).
+
+Pure: no store, no graph. Each case is how people actually say it, in Chinese and
+English, and what the extractor must make of it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from hermes_graph.extract import RuleExtractor, Turn
+from hermes_graph.policy import signals
+from hermes_graph.types import Candidate
+
+AT = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+
+
+def extract(text: str) -> list[Candidate]:
+    return RuleExtractor().extract([Turn(role="user", content=text, session="s1", index=0, at=AT)],
+                                   now=AT)
+
+
+def kept(text: str) -> list[Candidate]:
+    return [c for c in extract(text) if c.drop_reason is None]
+
+
+@pytest.mark.parametrize("text", [
+    "I always forget my badge at work. Any tips for remembering stuff on the way out?",
+    "我总是忘记我的车停在公司地库哪一层，有什么好办法吗？",
+    "I forgot my umbrella at the office again",
+])
+def test_the_user_forgetting_things_is_no_forget_request(text: str) -> None:
+    assert not any(c.forget for c in extract(text))
+
+
+@pytest.mark.parametrize("text", [
+    "Please remove my home address from your memory, I'm not comfortable with that.",
+    "把我住址那条删了，不想让你记着。",
+    "之前跟你说的吃药的事，别记了。",
+    "Actually, forget the health stuff I told you, I'd rather keep that private.",
+])
+def test_forget_requests_in_many_phrasings(text: str) -> None:
+    assert [c.forget for c in extract(text)] == [True]
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("here's my key AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY, why is the map grey?", "api_key"),
+    ("calling it with Bearer "
+     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N",
+     "api_key"),
+    ("the alarm PIN is 4821", "access_code"),
+    ("家里的门锁开锁码是385712", "access_code"),
+])
+def test_keys_tokens_and_codes_are_secrets(text: str, kind: str) -> None:
+    assert kind in signals.secret_kinds(text, include_phone=True)
+
+
+def test_a_code_is_dropped_and_the_harmless_rest_kept() -> None:
+    candidates = extract("我家在回龙观，家里的门锁开锁码是385712，帮我写个给保洁阿姨的留言")
+    assert [c.content for c in candidates if c.drop_reason is None] == ["我家在回龙观"]
+    assert all("385712" not in c.content for c in candidates)
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    ("我爸有痛风，海鲜和啤酒都不能碰。", "user.father"),
+    ("我妈对青霉素过敏，以前打针差点出事。", "user.mother"),
+    ("My partner can't eat gluten, she's celiac, so we cook gluten-free at home.", "user.partner"),
+    ("My teammate Mike is vegan, so the team lunch needs a vegan option.", "third_party"),
+    ("我们组长不吃辣，团建选餐厅得注意。", "third_party"),
+    ("I'm a single dad and a nurse.", "user"),
+])
+def test_who_a_statement_is_about(text: str, subject: str) -> None:
+    [candidate] = kept(text)
+    assert candidate.subject == subject
+
+
+@pytest.mark.parametrize("text", ["我吃素。", "我叫张伟。", "我不吃香菜，也不吃葱。"])
+def test_short_chinese_statements_are_whole_memories(text: str) -> None:
+    assert kept(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm on the bus, quick one: how do I convert a PDF to Word for free?",
+    "I'm a bit confused by your answer, which one keeps the formatting?",
+])
+def test_passing_remarks_are_no_identity(text: str) -> None:
+    assert kept(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "以后给我写代码一律用 Go，别的语言我们组没人维护。",
+    "回答的时候先说结论再解释，别绕弯子。",
+    "Stop using bullet points with me, just write normal paragraphs.",
+    "Please format all dates as DD/MM/YYYY.",
+    "When you write emails for me, keep them under 100 words.",
+    "回复控制在三句话以内。",
+    "Going forward, no emojis and no exclamation marks in anything you draft for me.",
+])
+def test_rules_for_answering_in_many_phrasings(text: str) -> None:
+    assert "rule" in [c.category for c in kept(text)]
+
+
+@pytest.mark.parametrize(("text", "slot"), [
+    ("Good news, my budget's gone up to $2,000 since I got a bonus.", "budget"),
+    ("We relocated to Denver last month, still figuring out the neighborhood.", "residence"),
+    ("我在望京住了五年了，小区离798很近。", "residence"),
+    ("我从阿里离职了，下个月入职腾讯，还是做数据。", "employer"),
+    ("Small update: I started eating fish again, so I'm pescatarian now.", "diet"),
+])
+def test_updates_name_their_slot(text: str, slot: str) -> None:
+    assert slot in [c.slot for c in kept(text)]
+
+
+def test_a_thousands_separator_does_not_split_a_clause() -> None:
+    [candidate] = kept("My budget for a new laptop is around $1,200, mostly for photo editing.")
+    assert "$1,200" in candidate.content
+
+
+@pytest.mark.parametrize(("text", "content", "slot"), [
+    ("我不在腾讯干了，现在在字节，做推荐系统的在线服务。", "现在在字节，做推荐系统的在线服务",
+     "employer"),
+    ("I left Stripe, I'm at Airbnb now, on the search ranking team.",
+     "I'm at Airbnb now, on the search ranking team", "employer"),
+])
+def test_a_new_value_takes_the_negated_values_place(text: str, content: str, slot: str) -> None:
+    [candidate] = kept(text)
+    assert (candidate.content, candidate.slot, candidate.change_signal) == (content, slot, True)
+
+
+@pytest.mark.parametrize("text", [
+    "家里养了两只猫，一只叫年糕一只叫汤圆，都是橘猫。",
+    "We've got a golden retriever named Biscuit, he's three.",
+    "I use Neovim with a pretty heavy Lua config.",
+    "Can't do shellfish, my throat swells up if I even eat one shrimp.",
+    "我吃虾会起疹子，螃蟹也一样。",
+    "我右膝盖半月板去年做过手术，现在还不能跑步和跳。",
+])
+def test_everyday_facts_are_caught(text: str) -> None:
+    assert kept(text)
+
+
+def test_living_in_a_tool_is_no_residence() -> None:
+    candidates = kept("I use Neovim, I basically live in the terminal.")
+    assert candidates and all(c.slot != "residence" for c in candidates)
