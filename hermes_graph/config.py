@@ -68,8 +68,12 @@ class MemoryConfig:
     min_content_chars_cjk: int = 3
     """The same filter for Chinese text, where one character carries about a word: 我吃素
     (three characters) is a whole constraint."""
-    dedup_cosine: float = 0.85
-    """Semantic duplicates at or above this cosine merge (same kind/category/subject)."""
+    dedup_cosine: float = 0.6
+    """Semantic duplicates at or above this cosine merge (same kind/category/subject, and
+    every stem of the new statement already in the old). Seed 001 suggests 0.85 for a
+    cosine alone; seed 004 warns each embedder has its own scale, and with the word test
+    guarding meaning, USE's 0.69 for "I can't have any shellfish" / "I'm allergic to
+    shellfish" is a duplicate."""
     restatement_cosine: float = 0.5
     """A restated candidate ("again, ...") confirms a same-category memory this close."""
     conflict_confidence_decay: float = 0.8

@@ -144,3 +144,34 @@ def test_everyday_facts_are_caught(text: str) -> None:
 def test_living_in_a_tool_is_no_residence() -> None:
     candidates = kept("I use Neovim, I basically live in the terminal.")
     assert candidates and all(c.slot != "residence" for c in candidates)
+
+
+@pytest.mark.parametrize(("text", "category"), [
+    ("as a lefty I smudge literally everything I write.", "identity"),
+    ("One thing I forgot to mention, I don't drive, never got my license.", "constraint"),
+    ("新房刚交付，硬装加软装一共就25万，你觉得够吗", "constraint"),
+    ("我日常开发用 Arch Linux + Neovim，有没有好用的插件管理器推荐", "identity"),
+    ("我在美团做产品经理，这周得交一份PRD", "identity"),
+    ("Could you always put a one-line TL;DR at the very top when you answer me?", "rule"),
+    ("Our wedding anniversary is October 12th and last year I botched it.", "identity"),
+    ("My beagle Biscuit keeps stealing socks. How do I stop this?", "identity"),
+])
+def test_statements_buried_in_everyday_talk(text: str, category: str) -> None:
+    assert category in [c.category for c in kept(text)]
+
+
+def test_a_bare_statement_keeps_the_context_before_it() -> None:
+    [candidate] = kept("Visiting my in-laws this weekend and they have two cats — I'm pretty "
+                       "allergic, my eyes swell up.")
+    assert candidate.subject == "user" and "cats" in candidate.content
+    assert candidate.drop_reason is None
+
+
+def test_clauses_after_a_family_member_stay_about_them() -> None:
+    [father] = kept("我爸去年做了膝盖置换手术，现在走路还是不太利索。")
+    assert father.subject == "user.father" and "不太利索" in father.content
+
+
+def test_a_rant_in_capitals_is_emotional() -> None:
+    [candidate] = kept("I HATE JavaScript. ")
+    assert candidate.source == "emotional"

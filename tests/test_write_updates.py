@@ -102,3 +102,23 @@ def test_a_presupposing_question_answered_vaguely_stores_nothing(store: MemorySt
                    ("assistant", "Given your knee injury, should I leave out the jumping moves?"),
                    ("user", "nah, it's fine")])]
     assert RuleExtractor().catch_up(history, now=AT) == []
+
+
+def test_a_contradicted_memory_leaves_recall_entirely(store: MemoryStore,
+                                                      clock: FakeClock) -> None:
+    say(store, "u", "s1", "New year's resolution: I'm learning Spanish on the train.", clock())
+    clock.advance(days=30)
+    say(store, "u", "s2", "Confession: I gave up on the Spanish thing.", clock())
+    [old] = store.list("u", statuses=("superseded",))
+    assert "Spanish" in old.content
+    recalled = recall_memories(store, "u", "Spanish podcasts for the train?", now=clock(),
+                               config=CONFIG)
+    assert not any("Spanish" in i["content"] for i in recalled)
+
+
+def test_a_restatement_confirms_across_categories(store: MemoryStore, clock: FakeClock) -> None:
+    say(store, "u", "s1", "以后叫我阿杰就行。", clock())
+    clock.advance(days=2)
+    decisions = say(store, "u", "s2", "我是阿杰，上次跟你说过的。", clock())
+    assert [d["action"] for d in decisions] == ["confirm"]
+    assert len(contents(store, "u")) == 1

@@ -22,11 +22,12 @@ from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；\n])|(?<=[.;])\s+")  # "TL;DR" is one word
 _ABBREVIATION = re.compile(r"\b(dr|mr|mrs|ms|prof|st|mt|jr|sr|vs|etc|e\.g|i\.e|no)\.$",
                            re.IGNORECASE)
 _CLAUSE_SEP = re.compile(  # "$1,200" keeps its comma
-    r"[，、]\s*|(?<!\d),\s*|,(?!\d)\s*|\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
+    r"[，、]\s*|\s+[—–]\s*|\s+--?\s+|(?<!\d),\s*|,(?!\d)\s*|"
+    r"\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 DEFAULT_IMPORTANCE: dict[Category, int] = {
@@ -50,11 +51,16 @@ class _Group:
     """Who the group's first clause names (``signals.clause_subject``)."""
     slot: str | None = None
     """The slot of a negated value this group's new value replaces."""
+    prefix: list[str] = field(default_factory=list)
+    """Context said just before a bare statement ("they have two cats, I'm pretty allergic"):
+    stored with it, but never deciding whom it is about."""
 
     def takes(self, category: Category, subject: str | None) -> bool:
         """Does a clause continue this group rather than start a memory of its own?"""
         if not self.clauses:
             return False
+        if self.subject == "other" and subject is None:
+            return True  # "我爸去年做了手术，现在走路还不利索": still the father
         if category == "rule" == self.category:
             return True
         return category == self.category and category in JOINED_CATEGORIES and (
@@ -82,6 +88,11 @@ def split_sentences(text: str) -> list[str]:
 
 def split_clauses(sentence: str) -> list[str]:
     return [c.strip(" 。.!！?？;；") for c in _CLAUSE_SEP.split(sentence) if c and c.strip()]
+
+
+def _bare(clause: str) -> bool:
+    """A statement too short to stand alone ("I'm pretty allergic", "受不了")."""
+    return len(clause) <= 6 if _CJK.search(clause) else len(clause.split()) <= 4
 
 
 def _join(clauses: list[str]) -> str:
@@ -144,6 +155,7 @@ class RuleExtractor:
         out: list[Candidate] = []
         groups: list[_Group] = []
         lead: str | None = None  # "我妈上个月体检": whom the next unnamed clause is about
+        context: str | None = None  # an unattached clause a bare statement may need
         for raw in split_clauses(body):
             clause = sig.DISCOURSE_PREFIX.sub("", raw).strip()
             if not clause:
@@ -177,14 +189,18 @@ class RuleExtractor:
                 if lead is not None and subject is None:
                     groups.append(_Group(category, [lead, clause], "other"))
                 else:
-                    groups.append(_Group(category, [clause], subject))
-                lead = None
+                    prefix = [context] if context and _bare(clause) else []
+                    groups.append(_Group(category, [clause], subject, prefix=prefix))
+                lead = context = None
             elif category is None and subject == "other" and not sig.matches(sig.REQUEST, clause):
                 lead = clause  # never context of the user's memory before it
             elif last is not None and last.clauses and not (
                     sig.matches(sig.REQUEST, clause) or sig.matches(sig.ONE_OFF_TIME, clause)
                     or sig.matches(sig.EMOTIONAL, clause)):
                 last.clauses.append(clause)
+            elif category is None and not (sig.matches(sig.REQUEST, clause)
+                                           or sig.matches(sig.EMOTIONAL, clause)):
+                context = clause
         for group in groups:
             if group.clauses:
                 candidate = self._candidate(group, ref, change=change)
@@ -205,30 +221,33 @@ class RuleExtractor:
         return not sig.matches(sig.IDENTITY, clause[:8])
 
     def _candidate(self, group: _Group, ref: dict[str, object], *, change: bool) -> Candidate:
-        content = _join(group.clauses)
+        own = _join(group.clauses)  # who and when come from the statement, not its prefix
+        content = _join([*group.prefix, *group.clauses])
         emotional = sig.matches(sig.EMOTIONAL, content)
         category = group.category
         subject = "user"
         importance = DEFAULT_IMPORTANCE[category]
         drop: str | None = None
-        relation = sig.family_relation(content)
-        if sig.matches(sig.THIRD_PARTY, content):
+        relation = sig.family_relation(own)
+        if sig.matches(sig.THIRD_PARTY, own):
             subject, category, importance = "third_party", "event", THIRD_PARTY_IMPORTANCE
-        elif relation is not None and sig.matches(sig.FAMILY_SUBJECT, content):
-            # "my son is autistic": the family member's trait, never the user's
-            subject, importance = f"user.{relation}", FAMILY_IMPORTANCE
+        elif relation is not None and sig.matches(sig.FAMILY_SUBJECT, own):
+            # "my son is autistic": the family member's trait, never the user's; who is in
+            # the household ("my beagle Biscuit") stays as weighty as the user's identity
+            subject = f"user.{relation}"
+            importance = importance if category == "identity" else FAMILY_IMPORTANCE
         elif relation is not None and category not in ("rule", "constraint"):
             subject = f"user.{relation}"  # "我有个闺女叫朵朵": the user's family
-        negation = sig.matches(sig.NEGATION, content)
-        slot = slot_of(content) if subject == "user" else None
+        negation = sig.matches(sig.NEGATION, own)
+        slot = slot_of(own) if subject == "user" else None
         if too_short(content, self.config) and slot is None:
             drop = "too_short"  # a short clause naming a slot value ("我住在杭州") is no junk
-        elif sig.matches(sig.DEICTIC, content):
+        elif sig.matches(sig.DEICTIC, own):
             drop = "contextual_reference"
-        elif sig.matches(sig.ONE_OFF_TIME, content) and category not in ("rule", "constraint") \
-                and not sig.matches(sig.DECISION, content) and slot is None:
+        elif sig.matches(sig.ONE_OFF_TIME, own) and category not in ("rule", "constraint") \
+                and not sig.matches(sig.DECISION, own) and slot is None:
             drop = "one_off_time_bound"  # "下个月入职腾讯" fills a slot: a durable change, dated
-        elif subject == "third_party" and sig.matches(sig.ONE_OFF_TIME, content):
+        elif subject == "third_party" and sig.matches(sig.ONE_OFF_TIME, own):
             drop = "third_party_one_off"
         kind = KIND_OF_CATEGORY[category]
         return Candidate(

@@ -78,8 +78,8 @@ def _apply_one(store: MemoryStore, scope: str, session: str, d: GateDecision, *,
         memory_id = _add(store, scope, d, session, now)
         store.update(scope, memory_id, override_of=d.target_ids[0], reason=d.reason,
                      actor=ACTOR, at=now)
-    elif d.action == "retire":
-        _move(store, scope, d.target_ids, "archived", d.reason, now)
+    elif d.action == "retire":  # no longer true: out of recall, the archive route included
+        _move(store, scope, d.target_ids, "superseded", d.reason, now)
     elif d.action in ("drop", "ignore"):
         logged = d.target_ids[0] if d.target_ids and _exists(store, scope, d.target_ids[0]) \
             else None

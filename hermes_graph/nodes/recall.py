@@ -214,10 +214,12 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
         routes = found.routes[memory_id]
         if memory.source == "emotional" and not confirmation_weight(memory, config)[1]:
             continue  # heat of the moment: it steers nothing until said calmly
-        if self_only and memory.subject != "user":
-            continue  # "我自己想吃点…": the father's gout and the team lead's taste stay out
         core = "profile" in routes and is_core(memory, config)
         family = family_topic and memory.subject.startswith("user.")
+        if memory.subject != "user" and (self_only or not (family or keyword_hit or core)):
+            # others' facts come when the query names them or the family, never for the
+            # user alone ("我自己想吃点…": the father's gout stays out)
+            continue
         if not (core or family or keyword_hit or memory_id in dated
                 or similarity >= config.similarity_floor):
             continue  # beyond the core, the profile route still needs relevance

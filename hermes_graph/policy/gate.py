@@ -114,9 +114,10 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
         mine = distinctive_terms(candidate.content)
         for hit in near.similar:
             other = hit.memory
-            if other.category == candidate.category and other.subject == candidate.subject and (
-                    hit.vector_score >= config.restatement_cosine
-                    or mine & distinctive_terms(other.content)):
+            if other.subject == candidate.subject and (
+                    (other.category == candidate.category
+                     and hit.vector_score >= config.restatement_cosine)
+                    or mine & distinctive_terms(other.content)):  # "我是阿杰，跟你说过的"
                 if session in other.confirmed_sessions:
                     return make("ignore", "dup:restated_same_session", [other.id])
                 return make("confirm", "dup:restated", [other.id])

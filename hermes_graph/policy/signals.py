@@ -19,6 +19,11 @@ def _rx(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
 
 
+DOG_BREEDS = (r"金毛|拉布拉多|柯基|哈士奇|泰迪|柴犬|边牧|萨摩耶|比熊|\b(golden retriever|retriever|labrador|"
+              r"poodle|terrier|corgi|husky|beagle|dachshund|bulldog|spaniel|shepherd|schnauzer|collie|"
+              r"shiba|pug|chihuahua|greyhound|whippet|doodle|pomeranian|maltese|samoyed|rottweiler|"
+              r"dalmatian|mastiff)\b")
+CAT_BREEDS = r"布偶|英短|美短|橘猫|暹罗|\b(persian|siamese|maine coon|ragdoll|tabby|sphynx)\b"
 # --- what makes a clause worth remembering, by category ---------------------
 IDENTITY = _rx(
     r"我(是|叫|姓|今年|在\S{0,12}(工作|上班|上学|读书)|家在|住在|来自|老家|的职业|做\S{0,6}(工作|的))",
@@ -53,6 +58,26 @@ IDENTITY = _rx(
     r"(就是|是)我(家|的)(女儿|闺女|丫头|儿子|老婆|老公|孩子|宝宝|猫|狗)",
     r"\bmy (daughter|son|wife|husband|partner|kid|child|dog|cat)('s name is| is called| is named|"
     r"\s+(?-i:[A-Z])[a-z]+)",
+    r"\bas an? [\w-]+( [\w-]+)?,? I\b", r"作为一(个|名)\S{1,8}", r"\bleft-?handed\b|\blefty\b|左撇子",
+    r"我家(那|这)?(只|条|个|位)?\S{0,4}(叫|名叫)", r"(猫|狗|柯基|金毛|泰迪|柴犬|边牧|哈士奇)\S{0,3}(叫|名叫)",
+    r"\b(my|our|have|got)\b[^.]{0,40}\b(named|called) (?-i:[A-Z])", r"我们(的)?[^，。,.?？]{0,20}(全是|都是|全用|都用)",
+    r"(打算|准备|计划|正在|在)(考|备考|报考)\S{1,8}", r"^我(现在|目前|人)?在[\u4e00-\u9fff]{2,5}$",
+    r"^I'?m (now |currently )?(based )?in (?-i:[A-Z])[\w ]{1,30}$", r"我\S{0,3}是\S{1,6}(党|控|粉|迷)", r"我这(个)?人",
+    r"我(平时|日常|一般|主要|现在|工作)\S{0,4}(用|使用)", r"我在\S{1,10}(做|当|担任)\S{0,6}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师)",
+    r"^(平时|目前|现在)?在\S{1,10}(做|当)\S{0,6}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师)", r"我在\S{1,10}(教|读|念)", r"在\S{1,8}(跑|开)(外卖|滴滴|出租|网约车|快递|货车)",
+    r"\bI work (from home|remotely)\b", r"\bI work (from home |remotely |full-time |part-time )?(at|as|for|in)\b",
+    r"^(training for|preparing for|studying for|learning|working on|building|setting up|"
+    r"running(?! (late|out|behind|low)))\b", r"\bmy (weakest|strongest|best|worst|biggest)\b",
+    r"\bseason ticket\b|\btill I die\b|\b(die-?hard|lifelong) \w+ fan\b", r"\bI (play|sing|swim|climb|paint|knit|bake|dance|surf|ski|skate|row|box|cycle|hike) ",
+    r"\bI have (like |about |around |over |almost )?(two|three|four|five|six|seven|eight|nine|ten|twenty|\d+|a few|several|lots of|a bunch of)\b"
+    r"(?! (more |quick |small )?(questions?|minutes?|things?|ideas?|options?|problems?|issues?|hours?|"
+    r"days?|weeks?|months?|seconds?|tabs?|choices?)\b)",
+    r"^(主要|平时|一般|经常)(是|用来|拿来|在)?(剪|拍|写|画|练)",
+    r"\bI (mainly |mostly |primarily |usually )?(write|code|program) (in )?(?-i:[A-Z])",
+    rf"\bmy (\w+ )?({DOG_BREEDS}|{CAT_BREEDS}|dog|cat|puppy|kitten) (?-i:[A-Z])[a-z]+\b",
+    r"\b(anniversary|birthday)\b.{0,12}\b(is|on|falls on)\b", r"(生日|纪念日)\S{0,4}(是|在)",
+    r"我(白天|晚上|平时|工作日|周末)\S{0,3}(不在家|在家|上班|上课)",
+    r"\b(sister|brother|friend|roommate|flatmate|colleague|coworker|teammate|boss|manager|neighbou?r|cousin|mom|mum|dad|mother|father|wife|husband|partner|son|daughter|boyfriend|girlfriend|aunt|uncle|grandma|grandpa)('s| is| was) (an?|the) ", r"(姐姐|妹妹|哥哥|弟弟|朋友|同事|室友|闺蜜|哥们|老公|老婆|女儿|儿子|爸|妈|男朋友|女朋友|对象|领导|老板)\S{0,4}(是(个|一名|一个)|在\S{1,10}(工作|上班|读书|上学))",
 )
 PREFERENCE = _rx(
     r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
@@ -62,6 +87,10 @@ PREFERENCE = _rx(
     r"^(平时|一般|通常|也|还|最|特别|很)?(喜欢|爱|讨厌|偏好|习惯)",  # implicit 我 after a comma
     r"离不开", r"我\S{0,4}(每天|每周|每晚|每早)", r"\bI'?m (obsessed with|really into|into|a fan of)\b",
     r"\bI can'?t live without\b", r"无\S不欢", r"吃货", r"\bI'?d (like|rather|prefer)\b", r"\bI get around by\b",
+    r"\bI want to (get into|learn|try|start)\b", r"我(们|们俩|俩)?(自己)?(也|就|还|都)?(很|最|特别|比较|更|超|挺)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)",
+    r"^(就是|但是?|可是|只是)?(特别|最|实在|真的)?(受不了|讨厌|不喜欢|不爱吃|吃不惯|接受不了)", r"啥都吃|什么都吃|不挑食",
+    r"\bI\b.{0,30}\b(on weekends|at weekends|in my (spare|free) time|for fun|to (relax|decompress|unwind))\b", r"都(记|放|存)在|不想装|一概不",
+    r"\bI do (\w+ ){0,3}(shopping|banking|groceries) at\b",
 )
 CONSTRAINT = _rx(
     r"过敏", r"(不|不能|没法)(吃|喝|碰)", r"忌口", r"预算", r"素食", r"吃素", r"怀孕", r"糖尿病", r"高血压",
@@ -76,6 +105,10 @@ CONSTRAINT = _rx(
     r"不能\S{0,2}(跑|跳|久坐|久站|提重|弯腰|剧烈)",
     r"\bcan'?t (do|have|handle|tolerate|stomach|digest)\b",
     r"\b(gout|asthma|celiac|coeliac|epilep|hives|anaphyla|surgery)", r"\bswells? up\b",
+    r"\bI (don'?t|can'?t|never) (drive|swim|cook|fly)\b", r"\bno (driver'?s )?licen[cs]e\b|\bnever (got|had) (my|a) licen",
+    r"(一共|总共|最多|顶多|只有|就)\S{0,4}\d+(\.\d+)?\s*(万|千|元|块)", r"\b(can|could) only (spend|afford)\b",
+    r"(膝盖|腰|颈椎|脚踝)\S{0,4}(断|酸|不行)", r"(焦虑|抑郁|强迫|多动)症|心理医生|心理咨询|失眠",
+    r"\b(terrified|scared|phobi\w*|fear) of\b|\bphobia\b", r"受不了(?!了)\S{1,4}$",
 )
 RULE = _rx(
     r"(以后|今后|之后|往后)\S{0,12}(都|请|要|别|不要|一律|统一|只)", r"一律|统一用",
@@ -96,12 +129,14 @@ RULE = _rx(
     r"jargon|markdown|tables|headers)\b", r"\bformat (all |every |the |my )?\w+ (as|in|like)\b",
     r"\b(when|whenever|if) you (write|draft|reply|answer|explain|suggest|recommend|send|make)\b",
     r"\bin anything you (write|draft|send|make)\b",
+    r"\balways (put|start|end|add|begin|lead|open|finish|keep|mention|show|cite|list)\b", r"(叫|称呼|喊)我",
 )
 STANDING_RULE = _rx(
     r"以后|今后|之后|每次|一律|统一|永远|始终|记得|别|不要|不许|请|控制在|结论",
     r"\b(always|never|from now on|whenever|every time|please|don'?t|do not|going forward|"
     r"stop using|in (the )?future)\b", r"\b(when|whenever|if) you (write|draft|reply|answer|explain|"
     r"suggest|recommend|send|make)\b",
+    r"都用|一直用",
 )
 """What makes a rule-like clause a standing rule even when phrased as a request."""
 DECISION = _rx(
@@ -109,6 +144,13 @@ DECISION = _rx(
     r"我\S{0,6}(要去|准备去|打算去|计划去|去)\S{0,10}(旅游|旅行|自由行|出差|度假)",
     r"\b(decided|we'?ll go with|I chose|I picked|signed up|registered for|enrolled|booked)\b",
 )
+TRIP = _rx(
+    r"^(going|heading|flying|travel(l)?ing|off) to (?-i:[A-Z])",
+    r"\bI'?m (going|heading|flying|travel(l)?ing) to (?-i:[A-Z])",
+    r"我\S{0,6}(要去|准备去|打算去|计划去)\S{1,10}",
+)
+"""A trip the user plans: an event, but no decision, so a one-off date ("next Wednesday")
+still drops it while a trip in a named month is kept."""
 
 # --- change, negation and forget ---------------------------------------------
 CHANGE = _rx(
@@ -120,12 +162,14 @@ CHANGE = _rx(
     r"\b(relocated|relocating)\b", r"\bmoved (back )?to\b", r"\bI (just )?(left|quit)\b",
     r"\b(gone|went|go|is|has gone) (up|down) to\b",
     r"\b(increased|raised|bumped|upped|lowered|reduced|cut|dropped) (it |(my|the) \w+ )?to\b",
+    r"\bgave up\b|\bgiving up\b|放弃了|结束了|告一段落|换工作|换了工作|换了份工作|\bchanged jobs\b|\bnew job\b",
 )
 NEGATION = _rx(
     r"不再", r"不用了", r"已经不", r"以后(别|不要)再?", r"别再", r"不是\S{0,6}了", r"戒了",
     r"\bno longer\b", r"\b(don'?t|do not) \w+ \w*\s?anymore\b", r"\banymore\b", r"\bstopped\b",
     r"\bquit\b", r"不(喝|吃|抽|用|玩|做|去)\S{0,6}了", r"不在\S{1,10}(干|做|工作|上班|待)了",
     r"离职|辞职", r"\bleft (my (job|company|team)|(?-i:[A-Z]))",
+    r"\bgave up\b|\bgiving up\b|放弃了|结束了|告一段落",
 )
 FORGET = _rx(
     r"(忘掉|忘了吧|忘记|删掉|删除|删了|删去|去掉|移除|别记|不要记|清除|清掉|清空|抹掉)",
@@ -133,6 +177,7 @@ FORGET = _rx(
     r"\brather (that|it|you)\b.{0,20}\bnot\b.{0,10}\b(stored|kept|remembered|keep|store|remember)",
     r"\bforget\b", r"\bdelete (that|what)\b", r"\b(don'?t|do not|stop) (remember|keep|store)",
     r"\brather you not keep\b", r"\berase\b",
+    r"别存|不要存|别保存|\bscratch (that|what)\b",
 )
 
 FORGET_SELF = _rx(
@@ -144,12 +189,14 @@ FORGET_SELF = _rx(
 RESTATEMENT = _rx(
     r"^(remember|again|as I said|like I said|once more|reminder)\b", r"^(再说一次|再说一遍|再强调一下|还是那句话|我说过)",
     r"\b(as I said before|like I said|I'?ll say it again|(tell|told) you again)\b",
+    r"\bas I'?ve (said|told you|mentioned)\b|\bI keep telling you\b|跟你说过|老规矩|说过好多次",
 )
 """The user repeats something already said: a confirmation, not a new memory."""
 FORGET_TARGET = _rx(
     r"\b(about|what I (told|said|mentioned)|that I|where I|my|me|everything|all of it)\b",
     r"\bI (told|said|mentioned|shared|gave)\b",
     r"关于我|我(说|告诉|提)|这件事|这个事|那件事|全部|所有|一切|我的|(跟|和|对)你(说|讲|提)|那条|这条|的事",
+    r"那个",
 )
 """A forget verb only counts when it points at what the user told us."""
 FORGET_ALL = _rx(
@@ -200,7 +247,8 @@ ONE_OFF_TIME = _rx(
 EMOTIONAL = _rx(
     r"烦死|气死|受不了了|崩溃|累死|烦透|滚|去死|太烦了|太累了|气炸|无语|再也不想|紧张|干脆\S{0,12}算了",
     r"\b(hate everything|so (annoyed|angry|tired|done)|sick of|fed up|ugh|damn|screw|"
-    r"nervous|stressed|furious)\b", r"[!！]{2,}",
+    r"nervous|stressed|furious)\b", r"[!！]{2,}", r"(?-i:\b(HATE|SICK OF|DONE WITH|WORST|STUPID)\b)",
+    r"\bI swear\b", r"\bnever (touching|using|doing) (it|that|this) again\b",
 )
 THIRD_PARTY = _rx(
     r"^(他|她|他们|她们)", r"我们?(的)?(室友|同事|朋友|老板|领导|同学|邻居|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|哥们|闺蜜|"
@@ -228,8 +276,6 @@ def _kin(*words: str) -> str:
             rf"\bI have an?\s+([\w-]+\s+){{0,2}}({alternatives})\b")
 
 
-DOG_BREEDS = (r"金毛|拉布拉多|柯基|哈士奇|泰迪|柴犬|边牧|萨摩耶|比熊|\b(golden retriever|retriever|labrador|"
-              r"poodle|terrier|corgi|husky|beagle|dachshund|bulldog|spaniel|shepherd|schnauzer)\b")
 FAMILY_CANONICAL: tuple[tuple[re.Pattern[str], str], ...] = (
     (_rx(r"女儿|闺女|丫头", _kin("daughter", "daughters")), "daughter"),
     (_rx(r"儿子", _kin("son", "sons")), "son"),
@@ -239,7 +285,7 @@ FAMILY_CANONICAL: tuple[tuple[re.Pattern[str], str], ...] = (
     (_rx(r"妈|母亲", _kin("mom", "mum", "mother")), "mother"),
     (_rx(r"爸|父亲", _kin("dad", "father")), "father"),
     (_rx(r"孩子|宝宝", _kin("kid", "kids", "child", "children", "baby")), "child"),
-    (_rx(r"猫|猫咪", r"\b(cat|cats|kitten)\b"), "cat"),
+    (_rx(r"猫|猫咪", r"\b(cat|cats|kitten)\b", CAT_BREEDS), "cat"),
     (_rx(r"狗|狗狗", r"\b(dog|dogs|puppy)\b", DOG_BREEDS), "dog"),
 )
 TOOL_REQUEST = _rx(
@@ -253,6 +299,7 @@ PERSONAL = _rx(r"我(?!们?帮)|\b(my|me|I'?m|I am|I'?ve|mine)\b")
 DEICTIC = _rx(
     r"^(这个|那个|第[一二三四五六七八九十\d]+个|前一个|后一个|上一个)", r"\b(the (first|second|third|last|"
     r"other) one|that one|this one)\b",
+    r"^(以后|今后)?(都|就)?(这样|那样)(吧|了|就行|就好)?$", r"^(always )?(do it )?(like that|this way|that way)( from now on)?$",
 )
 """A clause that only points at something in the chat ("I like the second one")."""
 FAMILY_TOPIC = _rx(
@@ -264,12 +311,14 @@ FAMILY_TOPIC = _rx(
 SELF_ONLY = _rx(
     r"我自己|一个人|就我自己|自个儿|独自|给自己", r"\b(solo|by myself|for myself|just me|alone|on my own|"
     r"just for me)\b",
+    r"自己的",
 )
 """A request about the user alone: other people's facts do not bear on it."""
 FAMILY_SUBJECT = _rx(
     r"^我(的|家)?(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸|妈|爸|猫|狗)",
     r"^(my|our) ((little|older|younger|elder|baby|eldest|youngest) )?(daughter|son|wife|husband|"
-    r"partner|kid|child|baby|mom|mum|dad|mother|father|cat|dog)\b",
+    r"partner|kid|child|baby|mom|mum|dad|mother|father|cat|dog)\b", rf"^(my|our) (\w+ )?({DOG_BREEDS}|{CAT_BREEDS})",
+    r"^我(家)?(那|这)?(只|条)?(猫|狗|柯基|金毛|泰迪|柴犬|边牧|哈士奇)",
 )
 """A clause whose grammatical subject is a family member (or pet) of the user."""
 DISCOURSE_PREFIX = _rx(
@@ -303,6 +352,7 @@ CATEGORY_SIGNALS: tuple[tuple[Category, re.Pattern[str]], ...] = (
     ("identity", IDENTITY),
     ("preference", PREFERENCE),
     ("event", DECISION),
+    ("event", TRIP),
 )
 """Checked in order: the first category whose lexicon matches a clause wins."""
 

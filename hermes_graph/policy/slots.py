@@ -17,13 +17,16 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"住在|家在|我家|搬到|搬去|搬回|搬来|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|"
         r"\b(I|we|family) (still |now |currently )?lives? (in|at|on|near)\b|\bliving in\b|"
         r"\bbased in\b|"
-        r"\bmoved (back )?to\b|\b(relocated|relocating|moving) to\b|\bwhere I live\b|"
+        r"\bmoved (back )?to\b|\b(relocated|relocating|moving) (me |us )?to\b|\bwhere I live\b|"
         r"\bmy (location|(home |postal |street )?address|home town|hometown)\b",
         re.IGNORECASE),
     "employer": re.compile(
         r"在\S{1,12}(工作|上班|干|任职|就职)|跳槽|入职|离职|辞职|\bwork (at|for)\b|"
         r"\bmy (employer|company)\b|"
-        r"\bwhere I work\b|\bjoined \S+ as\b|\bleft (my (job|company)|(?-i:[A-Z]))", re.IGNORECASE),
+        r"\bwhere I work\b|\bjoined \S+ as\b|\bleft (my (job|company)|(?-i:[A-Z]))|换工作|换了工作|"
+        r"\bchanged jobs\b|\bnew job\b|"
+        r"在\S{1,10}(做|当)\S{0,6}(经理|工程师|设计|运营|产品|开发|销售)",
+        re.IGNORECASE),
     "phone": re.compile(
         r"(我的?|用的?是?|换了?|买了)\S{0,2}手机|手机(是|用的|换|买)|iPhone|安卓|Android|"
         r"\b(my|new) phone\b|"
@@ -40,8 +43,11 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"简短|简洁|详细|说细|展开说|啰嗦|长篇|\b(concise|brief|short answers?|long answers?|"
         r"in (more )?detail|detailed|verbose|every detail)\b", re.IGNORECASE),
     "diet": re.compile(
-        r"素食|吃素|纯素|蛋奶素|生酮|\b(vegetarian|vegan|pescatarian|pescetarian|keto|carnivore|"
-        r"flexitarian|paleo)\b", re.IGNORECASE),
+        r"我\S{0,4}(吃素|素食|纯素|蛋奶素|生酮)|"
+        r"\bI'?m (now |a |mostly |strictly |fully |basically )*"
+        r"(vegetarian|vegan|pesc[ae]tarian|keto|"
+        r"carnivore|flexitarian|paleo)\b|\bI (eat|went|go|have gone|'ve gone) (vegetarian|vegan|"
+        r"pesc[ae]tarian|keto|paleo)\b", re.IGNORECASE),
     "job": re.compile(
         r"我(是|做)(一名|一个|个)?\S{0,6}(工程师|设计师|老师|医生|护士|律师|会计|程序员|产品经理|学生|插画师)|"
         r"\bI'?m an? (freelance |senior |junior )?\w*(er|or|ist|ian|ant)\b|\bmy job\b|"

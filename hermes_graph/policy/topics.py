@@ -34,11 +34,11 @@ class Topic:
 FORGET_TOPICS: tuple[Topic, ...] = (
     Topic("health",
           _rx(r"\b(health|medical|medication|meds|medicine|diagnos\w*|condition|illness|"
-              r"mental health|therapy)\b", r"健康|身体|病|药|医疗|治疗|看病"),
+              r"mental health|therapy)\b", r"健康|身体|病|药|医疗|治疗|看病|医生|心理"),
           _rx(r"\b(diagnos\w*|diabet\w*|allerg\w*|asthma|cancer|depress\w*|anxiety|medicat\w*|"
               r"pills?|surgery|disease|disorder|syndrome|blood pressure|"
               r"insulin|pregnan\w*|chemo\w*|adhd|ocd|ptsd|injur\w*|prescri\w*)\b",
-              r"病|症|药|过敏|手术|血压|血糖|怀孕|患者|治疗|医院|医生|胰岛素|抑郁|焦虑|处方")),
+              r"病|症|药|过敏|手术|血压|血糖|怀孕|患者|治疗|医院|医生|胰岛素|抑郁|焦虑|处方|失眠")),
     Topic("money",
           _rx(r"\b(money|finances?|financial|salary|income|debts?|savings)\b",
               r"钱|财务|收入|工资|薪水|存款|负债|贷款"),
