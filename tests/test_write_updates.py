@@ -7,6 +7,7 @@ gate is also hit directly with a hand-built neighbourhood.
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +123,15 @@ def test_a_restatement_confirms_across_categories(store: MemoryStore, clock: Fak
     decisions = say(store, "u", "s2", "我是阿杰，上次跟你说过的。", clock())
     assert [d["action"] for d in decisions] == ["confirm"]
     assert len(contents(store, "u")) == 1
+
+
+def test_forgetting_part_of_a_memory_keeps_the_rest(store: MemoryStore, clock: FakeClock,
+                                                    db_path: Path) -> None:
+    say(store, "u", "s1", "我在准备考研，目标浙大计算机，女朋友也在杭州，所以特别想考过去。", clock())
+    clock.advance(days=3)
+    decisions = say(store, "u", "s2", "女朋友那个你忘了吧，我们分了，不想再提。", clock())
+    assert [d["action"] for d in decisions][:2] == ["forget", "admit"]
+    assert contents(store, "u") == ["我在准备考研，目标浙大计算机，所以特别想考过去"]
+    store.close()
+    raw = b"".join(p.read_bytes() for p in db_path.parent.iterdir() if p.is_file())
+    assert "女朋友".encode() not in raw

@@ -21,6 +21,8 @@ from hermes_graph.types import Candidate, GateDecision, Memory, ScoredMemory
 
 _FUNCTION_CHARS = re.compile(r"[我你他她它的了是有个叫在家就吗吧呢啊哈这那也都还又很和与]")
 _NEGATION_CHARS = re.compile(r"[不没别无]")
+_CLAUSES = re.compile(r"[，、；;]|,(?!\d)")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 STEM_CHARS = 5
 
 
@@ -191,6 +193,22 @@ def forget_targets(candidate: Candidate, near: Neighbourhood,
                 named_terms and hit.keyword_score > 0):
             ids.append(hit.memory.id)
     return list(dict.fromkeys(ids))
+
+
+def forget_remainder(memory: Memory, request: str) -> str | None:
+    """What a memory keeps when a forget request names only part of it: "女朋友那个你忘了吧"
+    takes the girlfriend clause out of "我在准备考研，目标浙大，女朋友也在杭州" and keeps the
+    rest. A memory the request names by its slot or topic goes whole (None), as does one
+    whose every clause the request names."""
+    if memory.slot in slots_named(request) or any(on_topic(t, memory.content)
+                                                   for t in topics_named(request)):
+        return None
+    named = distinctive_terms(request) & distinctive_terms(memory.content)
+    clauses = [c.strip() for c in _CLAUSES.split(memory.content) if c.strip()]
+    kept = [c for c in clauses if not named & distinctive_terms(c)]
+    if not named or not kept or len(kept) == len(clauses):
+        return None
+    return ("，" if _CJK.search(memory.content) else ", ").join(kept)
 
 
 def contradicted(candidate: Candidate, near: Neighbourhood) -> list[int]:
