@@ -127,7 +127,8 @@ def test_a_restatement_confirms_across_categories(store: MemoryStore, clock: Fak
 
 def test_forgetting_part_of_a_memory_keeps_the_rest(store: MemoryStore, clock: FakeClock,
                                                     db_path: Path) -> None:
-    say(store, "u", "s1", "我在准备考研，目标浙大计算机，女朋友也在杭州，所以特别想考过去。", clock())
+    say(store, "u", "s1", "我在准备考研，目标浙大计算机，女朋友也在杭州，所以特别想考过去。",
+        clock())
     clock.advance(days=3)
     decisions = say(store, "u", "s2", "女朋友那个你忘了吧，我们分了，不想再提。", clock())
     assert [d["action"] for d in decisions][:2] == ["forget", "admit"]
