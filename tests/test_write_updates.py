@@ -35,6 +35,10 @@ AT = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
      "微信支付", "字节"),
     ("I'm vegetarian, no meat or fish.", "I started eating fish again, so I'm pescatarian now.",
      "no meat", "pescatarian"),
+    ("我现在在减脂，晚饭基本不吃碳水。", "减脂阶段结束了，教练说我现在该增肌了，每天碳水得吃够。",
+     "不吃碳水", "碳水得吃够"),
+    ("I don't drink coffee, it makes me jittery.", "I drink coffee every morning now.",
+     "don't drink", "every morning"),
 ])
 def test_an_update_supersedes_the_old_value(store: MemoryStore, clock: FakeClock, old: str,
                                             new: str, gone: str, kept: str) -> None:

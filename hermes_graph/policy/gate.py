@@ -21,6 +21,9 @@ from hermes_graph.types import Candidate, GateDecision, Memory, ScoredMemory
 
 _FUNCTION_CHARS = re.compile(r"[我你他她它的了是有个叫在家就吗吧呢啊哈这那也都还又很和与]")
 _NEGATION_CHARS = re.compile(r"[不没别无]")
+_NEGATIVE = re.compile(
+    r"不(吃|喝|碰|用|抽)|\b(don'?t|do not|never|can'?t|cannot) (eat|drink|have|use|touch|smoke)\b|"
+    r"\bno (meat|fish|dairy|sugar|alcohol|caffeine|coffee|carbs?)\b", re.IGNORECASE)
 _CLAUSES = re.compile(r"[，、；;]|,(?!\d)")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 STEM_CHARS = 5
@@ -98,6 +101,11 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
             return make("retire", "negation:retires_contradicted", targets)
         # "I don't eat spicy food anymore": retire the contradicted, keep the new statement
         return make("supersede", "negation:supersedes_contradicted", targets, status)
+    if candidate.change_signal and not candidate.negation and candidate.slot is None:
+        targets = reversed_negatives(candidate, near)
+        if targets:  # "现在每天碳水得吃够" after "晚饭基本不吃碳水": the refusal is over
+            frozen = _frozen_gate(candidate, near, targets, config, make)
+            return frozen or make("supersede", "change:reverses_negative", targets, status)
     if near.exact:
         existing = near.exact[0]
         if session in existing.confirmed_sessions:
@@ -209,6 +217,18 @@ def forget_remainder(memory: Memory, request: str) -> str | None:
     if not named or not kept or len(kept) == len(clauses):
         return None
     return ("，" if _CJK.search(memory.content) else ", ").join(kept)
+
+
+def reversed_negatives(candidate: Candidate, near: Neighbourhood) -> list[int]:
+    """Live negative statements ("不吃碳水", "I don't drink coffee") that a positive change
+    about the same thing reverses; the candidate itself must not refuse it too."""
+    if _NEGATIVE.search(candidate.content):
+        return []
+    mine = {t for t in distinctive_terms(candidate.content) if not _NEGATION_CHARS.search(t)}
+    return [hit.memory.id for hit in near.similar
+            if hit.memory.subject == candidate.subject and _NEGATIVE.search(hit.memory.content)
+            and mine & {t for t in distinctive_terms(hit.memory.content)
+                        if not _NEGATION_CHARS.search(t)}]
 
 
 def contradicted(candidate: Candidate, near: Neighbourhood) -> list[int]:
