@@ -18,6 +18,7 @@ from datetime import datetime
 from hermes_graph.config import MemoryConfig
 from hermes_graph.extract.base import Turn, source_ref, too_short
 from hermes_graph.policy import signals as sig
+from hermes_graph.policy import subjects
 from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
@@ -48,7 +49,7 @@ class _Group:
     category: Category
     clauses: list[str] = field(default_factory=list)
     subject: str | None = None
-    """Who the group's first clause names (``signals.clause_subject``)."""
+    """Who the group's first clause names (``subjects.clause_subject``)."""
     slot: str | None = None
     """The slot of a negated value this group's new value replaces."""
     prefix: list[str] = field(default_factory=list)
@@ -177,7 +178,7 @@ class RuleExtractor:
             if category is None and slot_of(clause) is not None and not sig.matches(
                     sig.REQUEST, clause):
                 category = "fact"  # "我跳槽了": names a single-valued slot
-            subject = sig.clause_subject(clause)
+            subject = subjects.clause_subject(clause)
             ask = category is not None and self._is_ask(clause, category)
             last = groups[-1] if groups else None
             if new_value and last is not None and last.clauses and last.replace_negated(clause):
@@ -228,10 +229,10 @@ class RuleExtractor:
         subject = "user"
         importance = DEFAULT_IMPORTANCE[category]
         drop: str | None = None
-        relation = sig.family_relation(own)
-        if sig.matches(sig.THIRD_PARTY, own):
+        relation = subjects.family_relation(own)
+        if sig.matches(subjects.THIRD_PARTY, own):
             subject, category, importance = "third_party", "event", THIRD_PARTY_IMPORTANCE
-        elif relation is not None and sig.matches(sig.FAMILY_SUBJECT, own):
+        elif relation is not None and sig.matches(subjects.FAMILY_SUBJECT, own):
             # "my son is autistic": the family member's trait, never the user's; who is in
             # the household ("my beagle Biscuit") stays as weighty as the user's identity
             subject = f"user.{relation}"

@@ -27,7 +27,7 @@ from langgraph.runtime import Runtime
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.nodes._common import context_of, now_of
-from hermes_graph.policy import signals
+from hermes_graph.policy import signals, subjects
 from hermes_graph.policy.conversation import (
     carried_relevance,
     named_speakers,
@@ -58,7 +58,7 @@ from hermes_graph.types import LIVE_STATUSES, Memory
 log = logging.getLogger(__name__)
 
 PROFILE_CATEGORIES = ("identity", "constraint", "rule", "preference")
-FAMILY_SUBJECTS = tuple(f"user.{name}" for _, name in signals.FAMILY_CANONICAL)
+FAMILY_SUBJECTS = tuple(f"user.{name}" for _, name in subjects.FAMILY_CANONICAL)
 TOPIC_TURNS = 3
 """Earlier user messages of the session that make up its topic."""
 
@@ -188,8 +188,8 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     ``touch`` records the recall (use_count, last_used_at) on what is returned.
     """
     skip = should_skip(query, config)
-    family_topic = signals.matches(signals.FAMILY_TOPIC, query)
-    self_only = signals.matches(signals.SELF_ONLY, query)
+    family_topic = signals.matches(subjects.FAMILY_TOPIC, query)
+    self_only = signals.matches(subjects.SELF_ONLY, query)
     named_days = query_windows(query) if config.time_anchor_boost > 0 else []
     windows = [widen(w, config.time_anchor_slack_days) for w in named_days]
     found = _gather(store, scope, query, topic, skip=skip, family_topic=family_topic,

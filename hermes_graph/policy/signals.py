@@ -12,6 +12,7 @@ import dataclasses
 import re
 from collections.abc import Iterable
 
+from hermes_graph.policy.subjects import CAT_BREEDS, DOG_BREEDS
 from hermes_graph.types import Candidate, Category
 
 
@@ -19,11 +20,6 @@ def _rx(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
 
 
-DOG_BREEDS = (r"金毛|拉布拉多|柯基|哈士奇|泰迪|柴犬|边牧|萨摩耶|比熊|\b(golden retriever|retriever|labrador|"
-              r"poodle|terrier|corgi|husky|beagle|dachshund|bulldog|spaniel|shepherd|schnauzer|collie|"
-              r"shiba|pug|chihuahua|greyhound|whippet|doodle|pomeranian|maltese|samoyed|rottweiler|"
-              r"dalmatian|mastiff)\b")
-CAT_BREEDS = r"布偶|英短|美短|橘猫|暹罗|\b(persian|siamese|maine coon|ragdoll|tabby|sphynx)\b"
 # --- what makes a clause worth remembering, by category ---------------------
 IDENTITY = _rx(
     r"我(是|叫|姓|今年|在\S{0,12}(工作|上班|上学|读书)|家在|住在|来自|老家|的职业|做\S{0,6}(工作|的))",
@@ -218,10 +214,6 @@ ASSENT = _rx(
     r"不用)[\s,.!，。！~啊呀吧的了嘛哈]*)+$",
 )
 """A reply that only agrees or declines, with nothing of its own to remember."""
-SUBJECT_USER = _rx(r"^(I|I'm|I've|I'd|I'll|I am|my|me|myself|我(?!们))\b", r"^我(?!们)")
-"""A clause whose grammatical subject is the user."""
-
-
 # --- what is never a memory ----------------------------------------------------
 SMALLTALK = _rx(
     r"^(你好|您好|早上好|晚上好|下午好|早安|晚安|谢谢|多谢|感谢|哈+|嗯+|好的?|行|OK|ok|好吧|收到|明白|对|是的|没事|拜拜|再见)"
@@ -250,44 +242,6 @@ EMOTIONAL = _rx(
     r"nervous|stressed|furious)\b", r"[!！]{2,}", r"(?-i:\b(HATE|SICK OF|DONE WITH|WORST|STUPID)\b)",
     r"\bI swear\b", r"\bnever (touching|using|doing) (it|that|this) again\b",
 )
-THIRD_PARTY = _rx(
-    r"^(他|她|他们|她们)", r"我们?(的)?(室友|同事|朋友|老板|领导|同学|邻居|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|哥们|闺蜜|"
-    r"姐姐|妹妹|哥哥|弟弟|奶奶|爷爷|外婆|外公|姥姥|姥爷|舅舅|阿姨|叔叔|姑姑|男朋友|女朋友|对象|上司|老师|客户|"
-    r"组长|经理|主管|总监|导师|队友|合伙人|房东|室友|部长|班主任)",
-    r"^(he|she|they)\b", r"\b(my|our) ((best|old|close|new|former|younger|older|little|big|elder) )?"
-    r"(friend|roommate|flatmate|housemate|colleague|coworker|co-worker|teammate|team lead|"
-    r"tech lead|supervisor|mentor|boss|manager|"
-    r"neighbou?r|classmate|cousin|sister|brother|grandma|grandpa|grandmother|grandfather|"
-    r"aunt|uncle|niece|nephew|boyfriend|girlfriend|fianc[eé]e?|in-laws?|teacher|landlord|"
-    r"client|ex)\b",
-)
-FAMILY = _rx(
-    r"(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸)",
-    r"\bmy (daughter|son|wife|husband|partner|kid|child|baby|mom|mum|dad|mother|father)\b",
-    r"我(妈|爸)",
-)
-
-
-def _kin(*words: str) -> str:
-    """An English relative counts only as someone's ("my son", "I have a son"): "I'm a
-    single dad" names the user's role, not their father."""
-    alternatives = "|".join(words)
-    return (rf"\b(my|our)\s+([\w-]+\s+)?({alternatives})\b|"
-            rf"\bI have an?\s+([\w-]+\s+){{0,2}}({alternatives})\b")
-
-
-FAMILY_CANONICAL: tuple[tuple[re.Pattern[str], str], ...] = (
-    (_rx(r"女儿|闺女|丫头", _kin("daughter", "daughters")), "daughter"),
-    (_rx(r"儿子", _kin("son", "sons")), "son"),
-    (_rx(r"老婆|妻子|爱人|媳妇", _kin("wife")), "wife"),
-    (_rx(r"老公|丈夫", _kin("husband")), "husband"),
-    (_rx(r"伴侣", _kin("partner")), "partner"),
-    (_rx(r"妈|母亲", _kin("mom", "mum", "mother")), "mother"),
-    (_rx(r"爸|父亲", _kin("dad", "father")), "father"),
-    (_rx(r"孩子|宝宝", _kin("kid", "kids", "child", "children", "baby")), "child"),
-    (_rx(r"猫|猫咪", r"\b(cat|cats|kitten)\b", CAT_BREEDS), "cat"),
-    (_rx(r"狗|狗狗", r"\b(dog|dogs|puppy)\b", DOG_BREEDS), "dog"),
-)
 TOOL_REQUEST = _rx(
     r"(帮我|请|麻烦)?(算一?下|算算|计算|翻译|换算|转换成)", r"用(英文|中文|日语|英语)怎么说", r"天气|气温|几点了|汇率",
     r"\d+\s*[-+*/×÷]\s*\d+", r"\b(calculate|compute|convert|translate|what'?s \d|how much is \d|"
@@ -302,25 +256,6 @@ DEICTIC = _rx(
     r"^(以后|今后)?(都|就)?(这样|那样)(吧|了|就行|就好)?$", r"^(always )?(do it )?(like that|this way|that way)( from now on)?$",
 )
 """A clause that only points at something in the chat ("I like the second one")."""
-FAMILY_TOPIC = _rx(
-    r"家人|全家|一家|家里人|孩子|娃|亲子|父母|爸妈|老人|宠物|我(的)?(爸|妈|老婆|老公|女儿|儿子|猫|狗)",
-    r"\b(family|families|kids?|children|child|"
-    r"parents|my (son|daughter|wife|husband|partner|mom|dad|cat|dog)|pets?)\b",
-)
-"""A request about the user's family: family members' memories match its context."""
-SELF_ONLY = _rx(
-    r"我自己|一个人|就我自己|自个儿|独自|给自己", r"\b(solo|by myself|for myself|just me|alone|on my own|"
-    r"just for me)\b",
-    r"自己的",
-)
-"""A request about the user alone: other people's facts do not bear on it."""
-FAMILY_SUBJECT = _rx(
-    r"^我(的|家)?(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸|妈|爸|猫|狗)",
-    r"^(my|our) ((little|older|younger|elder|baby|eldest|youngest) )?(daughter|son|wife|husband|"
-    r"partner|kid|child|baby|mom|mum|dad|mother|father|cat|dog)\b", rf"^(my|our) (\w+ )?({DOG_BREEDS}|{CAT_BREEDS})",
-    r"^我(家)?(那|这)?(只|条)?(猫|狗|柯基|金毛|泰迪|柴犬|边牧|哈士奇)",
-)
-"""A clause whose grammatical subject is a family member (or pet) of the user."""
 DISCOURSE_PREFIX = _rx(
     r"^(跟你说下|跟你说一下|说一下|对了|另外|还有|顺便说一下|其实|再说一遍啊?|帮我记一下|记一下|"
     r"heads up|btw|by the way|also|and|so|oh|just so you know|actually|personally|small update|"
@@ -380,13 +315,6 @@ def screen_secrets(candidate: Candidate, *, include_phone: bool) -> Candidate:
                                drop_reason=f"secret:{'+'.join(secrets)}")
 
 
-def family_relation(text: str) -> str | None:
-    for pattern, name in FAMILY_CANONICAL:
-        if pattern.search(text):
-            return name
-    return None
-
-
 def category_of(text: str) -> Category | None:
     for category, pattern in CATEGORY_SIGNALS:
         if pattern.search(text):
@@ -396,14 +324,6 @@ def category_of(text: str) -> Category | None:
 
 def any_match(patterns: Iterable[re.Pattern[str]], text: str) -> bool:
     return any(p.search(text) for p in patterns)
-
-
-def clause_subject(clause: str) -> str | None:
-    """Who a clause is about by its opening words: "other" (a family member, a pet or a
-    third party), "user", or None when it names nobody ("the team lunch needs ...")."""
-    if FAMILY_SUBJECT.match(clause) or THIRD_PARTY.match(clause):
-        return "other"
-    return "user" if SUBJECT_USER.match(clause) else None
 
 
 def forget_request(text: str) -> bool:
