@@ -23,11 +23,11 @@ from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；\n])|(?<=[.;])\s+")  # "TL;DR" is one word
+_SENTENCE_END = re.compile(r"(?<=[。！？；\n])|(?<=[.;!?])\s+")  # "TL;DR", "Qz!88@host" stay whole
 _ABBREVIATION = re.compile(r"\b(dr|mr|mrs|ms|prof|st|mt|jr|sr|vs|etc|e\.g|i\.e|no)\.$",
                            re.IGNORECASE)
 _CLAUSE_SEP = re.compile(  # "$1,200" keeps its comma
-    r"[，、]\s*|\s+[—–]\s*|\s+--?\s+|(?<!\d),\s*|,(?!\d)\s*|"
+    r"[，]\s*|\s+[—–]\s*|\s+--?\s+|(?<!\d),\s*|,(?!\d)\s*|"
     r"\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -39,6 +39,10 @@ FAMILY_IMPORTANCE = 5
 """A family member's own fact: kept, recalled when relevant, never in the core profile."""
 ANSWER_MAX_CHARS = 40
 """Catch-up reads user turns up to this long as answers to the question before them."""
+SLOT_CATEGORY: dict[str, Category] = {"residence": "identity", "employer": "identity",
+                                      "job": "identity"}
+"""Where the user lives and works is who they are: such a statement joins the core profile
+even when no identity phrase marks it ("we ended up in Lyon after all")."""
 JOINED_CATEGORIES: frozenset[Category] = frozenset({"rule", "constraint"})
 """One rule or constraint said in several clauses ("我爸有痛风，海鲜和啤酒都不能碰") is one
 memory."""
@@ -113,8 +117,15 @@ class RuleExtractor:
             return []  # assistant statements never become memories about the user
         turn = turns[-1]
         candidates: list[Candidate] = []
-        for sentence in split_sentences(turn.content):
-            candidates.extend(self._sentence(sentence, turn))
+        sentences = split_sentences(turn.content)
+        heated = any(sig.matches(sig.EMOTIONAL, s) for s in sentences)
+        for sentence in sentences:
+            found = self._sentence(sentence, turn)
+            if heated and sentence.rstrip().endswith(("!", "！")):
+                # "我要辞职！这破公司一天都待不下去了！！": the outburst is part of the rant
+                found = [replace(c, source="emotional", confidence=min(c.confidence, 0.6))
+                         if c.drop_reason is None and not c.forget else c for c in found]
+            candidates.extend(found)
         return candidates
 
     def catch_up(self, turns: Sequence[Turn], *, now: datetime) -> list[Candidate]:
@@ -175,9 +186,10 @@ class RuleExtractor:
                     sig.matches(sig.NEGATION, clause) or sig.matches(sig.CHANGE, clause)):
                 category = "fact"  # "小米那台我已经不用了" / "现在换成 iPhone 了": old or new value
                 new_value = not sig.matches(sig.NEGATION, clause)
-            if category is None and slot_of(clause) is not None and not sig.matches(
-                    sig.REQUEST, clause):
-                category = "fact"  # "我跳槽了": names a single-valued slot
+            slot = slot_of(clause)
+            if category is None and slot is not None and not sig.matches(sig.REQUEST, clause):
+                # "我跳槽了", "we ended up in Lyon": names a single-valued slot
+                category = SLOT_CATEGORY.get(slot, "fact")
             subject = subjects.clause_subject(clause)
             ask = category is not None and self._is_ask(clause, category)
             last = groups[-1] if groups else None

@@ -16,6 +16,7 @@ from hermes_graph.config import MemoryConfig
 from hermes_graph.policy.frozen import override_action
 from hermes_graph.policy.normalize import query_terms
 from hermes_graph.policy.slots import GENERIC_SLOT_TERMS, closed_value, slots_named
+from hermes_graph.policy.subjects import clause_subject
 from hermes_graph.policy.topics import concepts_of, on_topic, topics_named
 from hermes_graph.types import Candidate, GateDecision, Memory, ScoredMemory
 
@@ -206,15 +207,24 @@ def forget_targets(candidate: Candidate, near: Neighbourhood,
 def forget_remainder(memory: Memory, request: str) -> str | None:
     """What a memory keeps when a forget request names only part of it: "女朋友那个你忘了吧"
     takes the girlfriend clause out of "我在准备考研，目标浙大，女朋友也在杭州" and keeps the
-    rest. A memory the request names by its slot or topic goes whole (None), as does one
-    whose every clause the request names."""
-    if memory.slot in slots_named(request) or any(on_topic(t, memory.content)
-                                                   for t in topics_named(request)):
+    rest; "工资那个别记了" takes the salary clause out of "我在广州做UI设计师，月薪三万五". A
+    memory the request names by its slot goes whole (None), as does one whose every clause
+    the request names."""
+    if memory.slot in slots_named(request):
         return None
+    topics = topics_named(request)
     named = distinctive_terms(request) & distinctive_terms(memory.content)
     clauses = [c.strip() for c in _CLAUSES.split(memory.content) if c.strip()]
-    kept = [c for c in clauses if not named & distinctive_terms(c)]
-    if not named or not kept or len(kept) == len(clauses):
+    kept: list[str] = []
+    dropping = False
+    for clause in clauses:
+        named_here = bool(named & distinctive_terms(clause)) or any(on_topic(t, clause)
+                                                                    for t in topics)
+        # a clause without its own subject goes with the named one before it
+        dropping = named_here or (dropping and clause_subject(clause) is None)
+        if not dropping:
+            kept.append(clause)
+    if not kept or len(kept) == len(clauses):
         return None
     return ("，" if _CJK.search(memory.content) else ", ").join(kept)
 

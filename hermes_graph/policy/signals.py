@@ -59,8 +59,8 @@ IDENTITY = _rx(
     r"\b(my|our|have|got)\b[^.]{0,40}\b(named|called) (?-i:[A-Z])", r"我们(的)?[^，。,.?？]{0,20}(全是|都是|全用|都用)",
     r"(打算|准备|计划|正在|在)(考|备考|报考)\S{1,8}", r"^我(现在|目前|人)?在[\u4e00-\u9fff]{2,5}$",
     r"^I'?m (now |currently )?(based )?in (?-i:[A-Z])[\w ]{1,30}$", r"我\S{0,3}是\S{1,6}(党|控|粉|迷)", r"我这(个)?人",
-    r"我(平时|日常|一般|主要|现在|工作)\S{0,4}(用|使用)", r"我在\S{1,10}(做|当|担任)\S{0,6}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师)",
-    r"^(平时|目前|现在)?在\S{1,10}(做|当)\S{0,6}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师)", r"我在\S{1,10}(教|读|念)", r"在\S{1,8}(跑|开)(外卖|滴滴|出租|网约车|快递|货车)",
+    r"我(平时|日常|一般|主要|现在|工作)\S{0,4}(用|使用)", r"我在\S{1,10}(做|当|担任)[^，。,.]{0,8}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师)",
+    r"^(平时|目前|现在)?在\S{1,10}(做|当)[^，。,.]{0,8}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师)", r"我在\S{1,10}(教|读|念)", r"在\S{1,8}(跑|开)(外卖|滴滴|出租|网约车|快递|货车)",
     r"\bI work (from home|remotely)\b", r"\bI work (from home |remotely |full-time |part-time )?(at|as|for|in)\b",
     r"^(training for|preparing for|studying for|learning|working on|building|setting up|"
     r"running(?! (late|out|behind|low)))\b", r"\bmy (weakest|strongest|best|worst|biggest)\b",
@@ -74,6 +74,18 @@ IDENTITY = _rx(
     r"\b(anniversary|birthday)\b.{0,12}\b(is|on|falls on)\b", r"(生日|纪念日)\S{0,4}(是|在)",
     r"我(白天|晚上|平时|工作日|周末)\S{0,3}(不在家|在家|上班|上课)",
     r"\b(sister|brother|friend|roommate|flatmate|colleague|coworker|teammate|boss|manager|neighbou?r|cousin|mom|mum|dad|mother|father|wife|husband|partner|son|daughter|boyfriend|girlfriend|aunt|uncle|grandma|grandpa)('s| is| was) (an?|the) ", r"(姐姐|妹妹|哥哥|弟弟|朋友|同事|室友|闺蜜|哥们|老公|老婆|女儿|儿子|爸|妈|男朋友|女朋友|对象|领导|老板)\S{0,4}(是(个|一名|一个)|在\S{1,10}(工作|上班|读书|上学))",
+    r"我\S{0,4}(在|正在)(增肌|减脂|减肥|健身|备孕|戒烟|戒酒|练)", r"一(周|天|个月)\S{0,3}(\d|一|两|三|四|五|六|七)次",
+    r"工作(了)?\S{0,3}年", r"我(自己)?(做|干|搞)[^，。,.]{0,12}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师|审计|咨询|财务|人事|行政|法务|投行|研发|数值策划|策划)", r"(家里|我)(还)?有(个|一个|两个)",
+    r"(老大|老二|老三|大宝|二宝)\S{0,3}(今年|刚|才|已经)", r"今年\S{0,2}(初|高|大)[一二三四]|(今年|刚|才)\S{0,3}(\d{1,2}|[一二三四五六七八九十两])岁",
+    r"\bmy (\w+ )?(novel|book|thesis|dissertation|startup|podcast|channel|blog|band|side project|shop|business)\b",
+    r"\bself-employed\b|\bfreelanc\w*\b", r"\bI (translate|design|edit|tutor|consult|photograph|illustrate|write for)\b",
+    r"\bour (\w+ )?(api|service|stack|codebase|app|site|website|platform|frontend|backend)\b.{0,20}\b(is|are) (written|built|implemented|running) (in|on|with)\b",
+    r"我们(的)?(前端|后端|服务|项目|系统|产品|技术栈|数据库|架构|app|网站)\S{0,3}(是|用|基于|跑在)",
+    r"我(那|这)?(台|辆)\S{1,8}(开了|用了|买了)", r"提了(辆|台)|买了(辆|台)\S{0,8}(车|电车)",
+    r"\bmy (toddler|baby|infant|newborn|teen|teenager|kid|son|daughter) (?-i:[A-Z])[a-z]+\b",
+    r"每(周|个?星期)[一二三四五六日天]",
+    r"\bI'?m (on|using) (Windows|Mac|macOS|Linux|Ubuntu|Android|iOS|an? iPhone|an? Android|Chrome ?OS)\b", r"我(用的是|是)\S{0,4}(Windows|Mac|Linux|安卓|苹果|鸿蒙)",
+    r"\bmy (nemesis|weakness|kryptonite|weak spot|achilles heel)\b", r"是我的(弱项|死穴|噩梦|克星)",
 )
 PREFERENCE = _rx(
     r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
@@ -87,6 +99,7 @@ PREFERENCE = _rx(
     r"^(就是|但是?|可是|只是)?(特别|最|实在|真的)?(受不了|讨厌|不喜欢|不爱吃|吃不惯|接受不了)", r"啥都吃|什么都吃|不挑食",
     r"\bI\b.{0,30}\b(on weekends|at weekends|in my (spare|free) time|for fun|to (relax|decompress|unwind))\b", r"都(记|放|存)在|不想装|一概不",
     r"\bI do (\w+ ){0,3}(shopping|banking|groceries) at\b",
+    r"(妈|爸|老婆|老公|女儿|儿子|朋友|同事|男朋友|女朋友)\S{0,3}(很|最|特别|比较)?(喜欢|爱|讨厌)",
 )
 CONSTRAINT = _rx(
     r"过敏", r"(不|不能|没法)(吃|喝|碰)", r"忌口", r"预算", r"素食", r"吃素", r"怀孕", r"糖尿病", r"高血压",
@@ -105,6 +118,9 @@ CONSTRAINT = _rx(
     r"(一共|总共|最多|顶多|只有|就)\S{0,4}\d+(\.\d+)?\s*(万|千|元|块)", r"\b(can|could) only (spend|afford)\b",
     r"(膝盖|腰|颈椎|脚踝)\S{0,4}(断|酸|不行)", r"(焦虑|抑郁|强迫|多动)症|心理医生|心理咨询|失眠",
     r"\b(terrified|scared|phobi\w*|fear) of\b|\bphobia\b", r"受不了(?!了)\S{1,4}$",
+    r"\bhard of hearing\b|\bdeaf\b|\bblind\b|\bvisually impaired\b|\bwheelchair\b|\bhearing aids?\b|听力|耳背|聋|视力不好|轮椅",
+    r"\bmy (knees?|back|hips?|shoulders?|ankles?|wrists?|neck)\b.{0,20}\b(creak|hurt|ache|pain|bad|weak|injur|sore|stiff|paid for it)",
+    r"\bIBS\b|\bFODMAP\b|\bon an? ([\w-]+ ){0,2}diet\b|肠易激|(吃|服)\S{0,4}药|降压|降糖|\bmedication\b|\bmeds\b",
 )
 RULE = _rx(
     r"(以后|今后|之后|往后)\S{0,12}(都|请|要|别|不要|一律|统一|只)", r"一律|统一用",
@@ -126,6 +142,8 @@ RULE = _rx(
     r"\b(when|whenever|if) you (write|draft|reply|answer|explain|suggest|recommend|send|make)\b",
     r"\bin anything you (write|draft|send|make)\b",
     r"\balways (put|start|end|add|begin|lead|open|finish|keep|mention|show|cite|list)\b", r"(叫|称呼|喊)我",
+    r"\b(metric|imperial)( units)?\b|\bcelsius\b|\bfahrenheit\b|公制|英制|摄氏",
+    r"^(以后|今后|往后|从今以后)(涉及|遇到|碰到|有关|关于|凡是|只要|如果|问)",
 )
 STANDING_RULE = _rx(
     r"以后|今后|之后|每次|一律|统一|永远|始终|记得|别|不要|不许|请|控制在|结论",
@@ -159,6 +177,7 @@ CHANGE = _rx(
     r"\b(gone|went|go|is|has gone) (up|down) to\b",
     r"\b(increased|raised|bumped|upped|lowered|reduced|cut|dropped) (it |(my|the) \w+ )?to\b",
     r"\bgave up\b|\bgiving up\b|放弃了|结束了|告一段落|换工作|换了工作|换了份工作|\bchanged jobs\b|\bnew job\b",
+    r"调到|调去|外派|\btransferred to\b|\bended up\b|\bafter all\b|\bfell through\b|\bturns out\b|原来|packed up|卖了|提了(辆|台)|换了(辆|台)|买了(辆|台)",
 )
 NEGATION = _rx(
     r"不再", r"不用了", r"已经不", r"以后(别|不要)再?", r"别再", r"不是\S{0,6}了", r"戒了",
@@ -166,6 +185,7 @@ NEGATION = _rx(
     r"\bquit\b", r"不(喝|吃|抽|用|玩|做|去)\S{0,6}了", r"不在\S{1,10}(干|做|工作|上班|待)了",
     r"离职|辞职", r"\bleft (my (job|company|team)|(?-i:[A-Z]))",
     r"\bgave up\b|\bgiving up\b|放弃了|结束了|告一段落",
+    r"\bturns out I'?m not\b|\bI'?m not\b.{0,30}\bafter all\b|\bnot \w+ (after all|anymore)\b|原来(我)?(不|没)|其实(我)?不是|卖了|\bsold (my|the|our)\b",
 )
 FORGET = _rx(
     r"(忘掉|忘了吧|忘记|删掉|删除|删了|删去|去掉|移除|别记|不要记|清除|清掉|清空|抹掉)",
@@ -174,12 +194,14 @@ FORGET = _rx(
     r"\bforget\b", r"\bdelete (that|what)\b", r"\b(don'?t|do not|stop) (remember|keep|store)",
     r"\brather you not keep\b", r"\berase\b",
     r"别存|不要存|别保存|\bscratch (that|what)\b",
+    r"\b(delete|erase|wipe|clear|forget) (everything|all)\b|\bclean slate\b",
 )
 
 FORGET_SELF = _rx(
     r"我(自己)?(总是|老是|经常|常常|总|老|又|一直|也|都|还|差点|有时|偶尔|容易)?(会)?(忘记|忘了|忘掉|忘)",
     r"\bI\s+(always |often |keep |sometimes |never |usually |tend to |just |totally |completely |"
     r"constantly |occasionally |might )?(forget|forgot|forgetting)\b", r"\bforgetful\b",
+    r"\b(don'?t|do not|never) forget\b|别忘|不要忘|忘了说|\bforgot to (mention|say|tell)\b",
 )
 """The user forgetting something themselves ("I always forget my badge"): no request to us."""
 RESTATEMENT = _rx(
@@ -199,6 +221,7 @@ FORGET_ALL = _rx(
     r"(全部|所有|一切)\S{0,6}(清|删|忘)", r"(清|删|忘)\S{0,4}(全部|所有|一切)",
     r"\bforget (everything|all)\b(?! about)", r"\b(delete|erase|wipe|clear) (everything|all)\b(?! about)",
     r"\ball of it\b",
+    r"\bclean slate\b|\bstart (fresh|over) with (no|zero) memor",
 )
 """A request to erase everything remembered about the user."""
 
@@ -230,6 +253,7 @@ REQUEST = _rx(
     r"^(can|could|would|will) you\b", r"^(please )?(help|tell|show|give|find|recommend|suggest|"
     r"explain|write|draft|make|translate|calculate|check)\b", r"^(what|how|why|where|when|which|"
     r"who|is|are|do|does|should)\b",
+    r"^(为啥|为什么|咋|怎么)",
 )
 ONE_OFF_TIME = _rx(
     r"今天|今晚|今早|明天|明早|明晚|后天|昨天|昨晚|前天|刚才|刚刚|这周|本周|下周|这周末|这个月|下个月|待会|一会儿|马上",
@@ -241,6 +265,8 @@ EMOTIONAL = _rx(
     r"\b(hate everything|so (annoyed|angry|tired|done)|sick of|fed up|ugh|damn|screw|"
     r"nervous|stressed|furious)\b", r"[!！]{2,}", r"(?-i:\b(HATE|SICK OF|DONE WITH|WORST|STUPID)\b)",
     r"\bI swear\b", r"\bnever (touching|using|doing) (it|that|this) again\b",
+    r"\bI'?m (such )?an? (idiot|failure|loser|mess|moron)\b|can'?t do anything right|\bI'?m so (stupid|dumb|useless)\b",
+    r"我(就是个|真是个)?(废物|白痴|傻子|笨蛋)|什么都做不好|一天都待不下去|破公司|受够了",
 )
 TOOL_REQUEST = _rx(
     r"(帮我|请|麻烦)?(算一?下|算算|计算|翻译|换算|转换成)", r"用(英文|中文|日语|英语)怎么说", r"天气|气温|几点了|汇率",
@@ -261,12 +287,14 @@ DISCOURSE_PREFIX = _rx(
     r"heads up|btw|by the way|also|and|so|oh|just so you know|actually|personally|small update|"
     r"quick update|honestly|fyi|for the record|quick context|"
     r"context|update|big news|news|anyway|ok|okay|got it|cool|ah right|remember|again|general preference|"
-    r"再说一次|再说一遍|再强调一下|记住)[:：,，.!\s]*",
+    r"再说一次|再说一遍|再强调一下|记住|忘了说|forgot to mention)[:：,，.!\s]*",
 )
 
 # --- secrets and ID numbers (seed 004 privacy) ----------------------------------
 SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("password", _rx(r"(密码|口令|passcode|password|passwd|pwd)\s*(是|为|:|：|is)?\s*\S+")),
+    ("password", _rx(r"(密码|口令|passcode|password|passwd|pwd)\s*(是|为|:|：|is)?\s*\S+",
+                     r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:[^\s@/]+@",  # user:password@host
+                     r"(连接串|连接字符串|connection string|conn string|\bdsn\b)\S{0,4}\s*(是|为|:|：|is|=)?\s*\S+")),
     ("api_key", _rx(r"\b(sk|pk|rk|ghp|gho|xox[bap]|AKIA|AIza|ya29|glpat|github_pat)[-_A-Za-z0-9]{12,}",
                     r"(api[ _-]?key|token|secret)\s*(是|为|:|：|is|=)\s*\S{8,}",
                     r"\beyJ[-_A-Za-z0-9]{8,}\.[-_A-Za-z0-9]{8,}\.[-_A-Za-z0-9]{8,}",  # a JWT

@@ -14,7 +14,9 @@ from collections.abc import Mapping
 
 SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "residence": re.compile(
-        r"住在|家在|我家|搬到|搬去|搬回|搬来|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|"
+        r"住在|家在|我家住|搬到|搬去|搬回|搬来|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|租在|租了房|房子\S{0,3}租|"
+        r"\bended up (in|moving to|living in) (?-i:[A-Z])|"
+        r"\b(I'?m|we'?re) (now )?(in|based in|living in) (?-i:[A-Z])[\w ]{0,20}\bnow\b|"
         r"\b(I|we|family) (still |now |currently )?lives? (in|at|on|near)\b|\bliving in\b|"
         r"\bbased in\b|"
         r"\bmoved (back )?to\b|\b(relocated|relocating|moving) (me |us )?to\b|\bwhere I live\b|"
@@ -31,6 +33,9 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"(我的?|用的?是?|换了?|买了)\S{0,2}手机|手机(是|用的|换|买)|iPhone|安卓|Android|"
         r"\b(my|new) phone\b|"
         r"\bphone is\b|\bPixel\b|\bGalaxy\b", re.IGNORECASE),
+    "car": re.compile(
+        r"我(的)?(那|这)?(台|辆)\S{0,8}(车|开了)|提了(辆|台)|换了(辆|台)|买了(辆|台)|旧车|\bmy car\b|"
+        r"\bI drive an?\b|\bmy new car\b", re.IGNORECASE),
     "budget": re.compile(r"预算|\bbudget\b", re.IGNORECASE),
     "database": re.compile(
         r"数据库|\b(database|mysql|postgres(ql)?|mongodb|sqlite|mariadb|oracle db|sql server|"
@@ -50,7 +55,10 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"pesc[ae]tarian|keto|paleo)\b", re.IGNORECASE),
     "job": re.compile(
         r"我(是|做)(一名|一个|个)?\S{0,6}(工程师|设计师|老师|医生|护士|律师|会计|程序员|产品经理|学生|插画师)|"
-        r"\bI'?m an? (freelance |senior |junior )?\w*(er|or|ist|ian|ant)\b|\bmy job\b|"
+        r"\bI'?m an? (freelance |senior |junior )?(?!(runner|rower|swimmer|climber|beginner|gamer|reader|"
+        r"lover|member|owner|user|believer|learner|speaker|drinker|eater|sleeper|smoker|player|golfer|"
+        r"cyclist|vegetarian|pescatarian|keeper|hiker|baker|fan|walker|traveller|traveler)\b)"
+        r"\w*(er|or|ist|ian|ant)\b|\bmy job\b|"
         r"\bwhat I do for a living\b", re.IGNORECASE),
 }
 

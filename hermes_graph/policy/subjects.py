@@ -26,7 +26,7 @@ SUBJECT_USER = _rx(r"^(I|I'm|I've|I'd|I'll|I am|my|me|myself|我(?!们))\b", r"^
 THIRD_PARTY = _rx(
     r"^(他|她|他们|她们)", r"我们?(的)?(室友|同事|朋友|老板|领导|同学|邻居|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|哥们|闺蜜|"
     r"姐姐|妹妹|哥哥|弟弟|奶奶|爷爷|外婆|外公|姥姥|姥爷|舅舅|阿姨|叔叔|姑姑|男朋友|女朋友|对象|上司|老师|客户|"
-    r"组长|经理|主管|总监|导师|队友|合伙人|房东|室友|部长|班主任)",
+    r"组长|经理|主管|总监|导师|队友|合伙人|房东|室友|部长|班主任)", r"我(弟|哥|姐|妹)(?!们)",
     r"^(he|she|they)\b", r"\b(my|our) ((best|old|close|new|former|younger|older|little|big|elder) )?"
     r"(friend|roommate|flatmate|housemate|colleague|coworker|co-worker|teammate|team lead|"
     r"tech lead|supervisor|mentor|boss|manager|"
@@ -56,11 +56,13 @@ FAMILY_CANONICAL: tuple[tuple[re.Pattern[str], str], ...] = (
     (_rx(r"伴侣", _kin("partner")), "partner"),
     (_rx(r"妈|母亲", _kin("mom", "mum", "mother")), "mother"),
     (_rx(r"爸|父亲", _kin("dad", "father")), "father"),
-    (_rx(r"孩子|宝宝", _kin("kid", "kids", "child", "children", "baby")), "child"),
+    (_rx(r"孩子|宝宝|老大|老二|老三|大宝|二宝|小宝", _kin("kid", "kids", "child", "children", "baby", "toddler",
+                                              "infant", "newborn", "teen", "teenager")), "child"),
     (_rx(r"猫|猫咪", r"\b(cat|cats|kitten)\b", CAT_BREEDS), "cat"),
     (_rx(r"狗|狗狗", r"\b(dog|dogs|puppy)\b", DOG_BREEDS), "dog"),
 )
 FAMILY_TOPIC = _rx(
+    r"母亲|父亲|妈妈|爸爸|老妈|老爸|\b(mom|mum|mother|dad|father)('s)?\b",
     r"家人|全家|一家|家里人|孩子|娃|亲子|父母|爸妈|老人|宠物|我(的)?(爸|妈|老婆|老公|女儿|儿子|猫|狗)",
     r"\b(family|families|kids?|children|child|"
     r"parents|my (son|daughter|wife|husband|partner|mom|dad|cat|dog)|pets?)\b",

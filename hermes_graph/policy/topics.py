@@ -37,8 +37,9 @@ FORGET_TOPICS: tuple[Topic, ...] = (
               r"mental health|therapy)\b", r"健康|身体|病|药|医疗|治疗|看病|医生|心理"),
           _rx(r"\b(diagnos\w*|diabet\w*|allerg\w*|asthma|cancer|depress\w*|anxiety|medicat\w*|"
               r"pills?|surgery|disease|disorder|syndrome|blood pressure|"
-              r"insulin|pregnan\w*|chemo\w*|adhd|ocd|ptsd|injur\w*|prescri\w*)\b",
-              r"病|症|药|过敏|手术|血压|血糖|怀孕|患者|治疗|医院|医生|胰岛素|抑郁|焦虑|处方|失眠")),
+              r"insulin|pregnan\w*|chemo\w*|adhd|ocd|ptsd|injur\w*|prescri\w*|carbs?|glucose|meds)\b",
+              r"病|症|药|过敏|手术|血压|血糖|怀孕|患者|治疗|医院|医生|胰岛素|抑郁|焦虑|处方|失眠",
+              r"(一直|长期)\S{0,2}(吃|服)|服用", r"\b(taking|on) \w+(ine|ol|am|pril|statin|zole|mab)\b")),
     Topic("money",
           _rx(r"\b(money|finances?|financial|salary|income|debts?|savings)\b",
               r"钱|财务|收入|工资|薪水|存款|负债|贷款"),
