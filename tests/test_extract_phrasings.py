@@ -175,3 +175,42 @@ def test_clauses_after_a_family_member_stay_about_them() -> None:
 def test_a_rant_in_capitals_is_emotional() -> None:
     [candidate] = kept("I HATE JavaScript. ")
     assert candidate.source == "emotional"
+
+
+def test_a_secret_with_punctuation_inside_is_dropped_whole() -> None:
+    candidates = extract("为啥连不上数据库？连接串是 postgres://admin:Qz!88rt@10.0.3.12:5432/orders ，"
+                         "我们用的是阿里云 RDS 的 Postgres 15。")
+    assert all("Qz" not in c.content and "admin" not in c.content for c in candidates)
+    assert any("RDS" in c.content for c in candidates if c.drop_reason is None)
+
+
+@pytest.mark.parametrize("text", [
+    "Delete everything you know about me. I want a clean slate from here on.",
+])
+def test_erase_everything_requests(text: str) -> None:
+    [request] = [c for c in extract(text) if c.forget]
+    assert request.qualifiers == ("all",)
+
+
+@pytest.mark.parametrize("text", [
+    "Oh, forgot to mention, I'm on a low-FODMAP diet for IBS. Don't forget that one!",
+    "我老是忘记吃降压药，医生让每天早上八点吃一片氨氯地平，有什么办法能让自己别忘？",
+])
+def test_remember_this_is_no_forget_request(text: str) -> None:
+    candidates = extract(text)
+    assert candidates and not any(c.forget for c in candidates)
+
+
+def test_an_outburst_in_a_heated_turn_is_emotional() -> None:
+    candidates = kept("我要辞职！这破公司一天都待不下去了，制作人把我两个月的数值全推翻了！！")
+    assert candidates and all(c.source == "emotional" for c in candidates)
+
+
+@pytest.mark.parametrize(("text", "slot"), [
+    ("Well, we ended up in Lyon after all, the Marseille offer fell through.", "residence"),
+    ("老板把我调到上海分公司了，房子先租在了张江，通勤要四十分钟地铁。", "residence"),
+    ("上个月把旧车卖了，提了辆比亚迪海豹，纯电的。", "car"),
+])
+def test_indirect_updates_name_their_slot(text: str, slot: str) -> None:
+    found = kept(text)
+    assert any(c.slot == slot and c.change_signal for c in found)

@@ -140,3 +140,18 @@ def test_forgetting_part_of_a_memory_keeps_the_rest(store: MemoryStore, clock: F
     store.close()
     raw = b"".join(p.read_bytes() for p in db_path.parent.iterdir() if p.is_file())
     assert "女朋友".encode() not in raw
+
+
+def test_a_topic_forget_keeps_the_clauses_off_the_topic(store: MemoryStore,
+                                                        clock: FakeClock) -> None:
+    say(store, "u", "s1", "我在广州做 UI 设计师，税前月薪三万五，想存钱明年买车。", clock())
+    say(store, "u", "s1", "刚才说的工资那个别记了，我不太想让你知道具体数。", clock())
+    assert contents(store, "u") == ["我在广州做 UI 设计师"]
+
+
+def test_turns_out_not_retires_the_old_constraint(store: MemoryStore, clock: FakeClock) -> None:
+    say(store, "u", "s1", "I'm lactose intolerant, so I keep everything dairy-free at home.",
+        clock())
+    clock.advance(days=20)
+    say(store, "u", "s2", "Update: turns out I'm not lactose intolerant after all!", clock())
+    assert not any("dairy-free" in c for c in contents(store, "u"))
