@@ -178,7 +178,8 @@ def test_a_rant_in_capitals_is_emotional() -> None:
 
 
 def test_a_secret_with_punctuation_inside_is_dropped_whole() -> None:
-    candidates = extract("为啥连不上数据库？连接串是 postgres://admin:Qz!88rt@10.0.3.12:5432/orders ，"
+    candidates = extract("为啥连不上数据库？连接串是 "
+                         "postgres://admin:Qz!88rt@10.0.3.12:5432/orders ，"
                          "我们用的是阿里云 RDS 的 Postgres 15。")
     assert all("Qz" not in c.content and "admin" not in c.content for c in candidates)
     assert any("RDS" in c.content for c in candidates if c.drop_reason is None)
