@@ -168,10 +168,17 @@ class RuleExtractor:
         groups: list[_Group] = []
         lead: str | None = None  # "我妈上个月体检": whom the next unnamed clause is about
         context: str | None = None  # an unattached clause a bare statement may need
-        for raw in split_clauses(body):
+        raws = split_clauses(body)
+        asked = body.rstrip().endswith(("?", "？"))
+        for n, raw in enumerate(raws):
             clause = sig.DISCOURSE_PREFIX.sub("", raw).strip()
             if not clause:
                 continue
+            # the sentence's question mark belongs to its last clause
+            said = f"{clause}？" if asked and n == len(raws) - 1 else clause
+            if sig.matches(sig.TOOL_REQUEST, clause) and sig.matches(sig.REQUEST, said) \
+                    and not sig.matches(sig.PERSONAL, clause):
+                continue  # "“一帆风顺”用英文怎么说": a tool request, nothing about the user
             secrets = sig.secret_kinds(clause, include_phone=self.config.drop_phone_numbers)
             if secrets:
                 out.append(self._dropped(f"secret:{'+'.join(secrets)}", ref))
@@ -184,14 +191,15 @@ class RuleExtractor:
             new_value = False
             if category is None and change and (
                     sig.matches(sig.NEGATION, clause) or sig.matches(sig.CHANGE, clause)):
-                category = "fact"  # "小米那台我已经不用了" / "现在换成 iPhone 了": old or new value
+                # "小米那台我已经不用了" / "现在换成 iPhone 了": old or new value
+                category = SLOT_CATEGORY.get(slot_of(clause) or "", "fact")
                 new_value = not sig.matches(sig.NEGATION, clause)
             slot = slot_of(clause)
-            if category is None and slot is not None and not sig.matches(sig.REQUEST, clause):
+            if category is None and slot is not None and not sig.matches(sig.REQUEST, said):
                 # "我跳槽了", "we ended up in Lyon": names a single-valued slot
                 category = SLOT_CATEGORY.get(slot, "fact")
             subject = subjects.clause_subject(clause)
-            ask = category is not None and self._is_ask(clause, category)
+            ask = category is not None and self._is_ask(said, category)
             last = groups[-1] if groups else None
             if new_value and last is not None and last.clauses and last.replace_negated(clause):
                 pass
@@ -205,13 +213,13 @@ class RuleExtractor:
                     prefix = [context] if context and _bare(clause) else []
                     groups.append(_Group(category, [clause], subject, prefix=prefix))
                 lead = context = None
-            elif category is None and subject == "other" and not sig.matches(sig.REQUEST, clause):
+            elif category is None and subject == "other" and not sig.matches(sig.REQUEST, said):
                 lead = clause  # never context of the user's memory before it
             elif last is not None and last.clauses and not (
-                    sig.matches(sig.REQUEST, clause) or sig.matches(sig.ONE_OFF_TIME, clause)
+                    sig.matches(sig.REQUEST, said) or sig.matches(sig.ONE_OFF_TIME, clause)
                     or sig.matches(sig.EMOTIONAL, clause)):
                 last.clauses.append(clause)
-            elif category is None and not (sig.matches(sig.REQUEST, clause)
+            elif category is None and not (sig.matches(sig.REQUEST, said)
                                            or sig.matches(sig.EMOTIONAL, clause)):
                 context = clause
         for group in groups:

@@ -42,11 +42,16 @@ def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neigh
         [candidate.slot] if candidate.slot else [])
     everything = candidate.forget and ("all" in candidate.qualifiers
                                        or bool(topics_named(candidate.content)))
+    similar = store.search(scope, candidate.content, k=NEIGHBOURS,
+                           query_vector=store.embed_document(candidate.content))
+    holders = store.list(scope, statuses=LIVE_STATUSES, slots=slots) if slots else []
+    # a memory fills one slot column, but its words may name another ("我在北京做产品，住望京")
+    holders += [h.memory for h in similar if h.memory.id not in {m.id for m in holders}
+                and h.memory.slot not in slots and set(slots) & set(slots_named(h.memory.content))]
     return Neighbourhood(
         exact=store.find_exact(scope, candidate.content, statuses=PARKED_OR_LIVE),
-        similar=store.search(scope, candidate.content, k=NEIGHBOURS,
-                             query_vector=store.embed_document(candidate.content)),
-        slot_holders=store.list(scope, statuses=LIVE_STATUSES, slots=slots) if slots else [],
+        similar=similar,
+        slot_holders=holders,
         same_subject=[] if candidate.subject == "user" else store.list(
             scope, statuses=LIVE_STATUSES, subjects=[candidate.subject]),
         everything=store.list(scope, statuses=LIVE_STATUSES) if everything else [],

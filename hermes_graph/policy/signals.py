@@ -269,7 +269,7 @@ EMOTIONAL = _rx(
     r"我(就是个|真是个)?(废物|白痴|傻子|笨蛋)|什么都做不好|一天都待不下去|破公司|受够了",
 )
 TOOL_REQUEST = _rx(
-    r"(帮我|请|麻烦)?(算一?下|算算|计算|翻译|换算|转换成)", r"用(英文|中文|日语|英语)怎么说", r"天气|气温|几点了|汇率",
+    r"(帮我|请|麻烦)?(算一?下|算算|计算(?!机)|翻译|换算|转换成)", r"用(英文|中文|日语|英语)怎么说", r"天气|气温|几点了|汇率",
     r"\d+\s*[-+*/×÷]\s*\d+", r"\b(calculate|compute|convert|translate|what'?s \d|how much is \d|"
     r"weather|time is it|exchange rate)\b",
 )

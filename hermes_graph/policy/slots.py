@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "residence": re.compile(
-        r"住在|家在|我家住|搬到|搬去|搬回|搬来|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|租在|租了房|房子\S{0,3}租|"
+        r"住在|家在|我家住|(^|我|家)住(?!院|宿|手)|搬到|搬去|搬回|搬来|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|租在|租了房|房子\S{0,3}租|"
         r"\bended up (in|moving to|living in) (?-i:[A-Z])|"
         r"\b(I'?m|we'?re) (now )?(in|based in|living in) (?-i:[A-Z])[\w ]{0,20}\bnow\b|"
         r"\b(I|we|family) (still |now |currently )?lives? (in|at|on|near)\b|\bliving in\b|"
@@ -110,14 +110,24 @@ GENERIC_SLOT_TERMS = frozenset({
 """Words that name a slot rather than its value: sharing them is not sharing a value."""
 
 
+_CLAUSE_BREAK = re.compile(r"[，。；！？;!?]|,(?!\d)")
+
+
+def _clauses(text: str) -> list[str]:
+    # a slot is named inside one clause: "数学不用考，英语有点拉胯" names no language
+    return [c for c in _CLAUSE_BREAK.split(text) if c.strip()] or [text]
+
+
 def slot_of(text: str) -> str | None:
     """The single-valued slot a statement fills, or None when it is multi-valued."""
     for name, pattern in SLOT_PATTERNS.items():
-        if pattern.search(text):
+        if any(pattern.search(c) for c in _clauses(text)):
             return name
     return None
 
 
 def slots_named(text: str) -> list[str]:
     """Every slot a (forget) request mentions."""
-    return [name for name, pattern in SLOT_PATTERNS.items() if pattern.search(text)]
+    clauses = _clauses(text)
+    return [name for name, pattern in SLOT_PATTERNS.items()
+            if any(pattern.search(c) for c in clauses)]
