@@ -30,6 +30,9 @@ def kept(text: str) -> list[Candidate]:
     "I always forget my badge at work. Any tips for remembering stuff on the way out?",
     "我总是忘记我的车停在公司地库哪一层，有什么好办法吗？",
     "I forgot my umbrella at the office again",
+    "Games are my go-to. I can relax, forget my troubles, and get lost in another world.",
+    "Gaming really does help forget about the stresses of life.",
+    "Life can get hectic and it's easy to forget about ourselves.",
 ])
 def test_the_user_forgetting_things_is_no_forget_request(text: str) -> None:
     assert not any(c.forget for c in extract(text))
@@ -40,6 +43,7 @@ def test_the_user_forgetting_things_is_no_forget_request(text: str) -> None:
     "把我住址那条删了，不想让你记着。",
     "之前跟你说的吃药的事，别记了。",
     "Actually, forget the health stuff I told you, I'd rather keep that private.",
+    "Hey, please don't keep the bit about my divorce.",
 ])
 def test_forget_requests_in_many_phrasings(text: str) -> None:
     assert [c.forget for c in extract(text)] == [True]

@@ -204,6 +204,16 @@ FORGET_SELF = _rx(
     r"\b(don'?t|do not|never) forget\b|别忘|不要忘|忘了说|\bforgot to (mention|say|tell)\b",
 )
 """The user forgetting something themselves ("I always forget my badge"): no request to us."""
+FORGET_IMPERATIVE = _rx(
+    r"^((please|pls|just|also|and|ok(ay)?|actually|hey|so|oh|now|then|kindly|but|"
+    r"on second thought|wait)[,\s—–-]+)*"
+    r"((can|could|would|will) you (please )?|I (want|need|'?d like|would like) you to |"
+    r"you (can|should|may) )?(forget|delete|erase|remove|wipe|scratch|drop|clear|purge|get rid of|"
+    r"(don'?t|do not|stop|no need to) (keep|store|remember|save|record|hold on to))\b",
+)
+"""An English forget request is an imperative ("Actually, forget the health stuff")."""
+TO_YOU = _rx(r"\b(you|your)\b")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 RESTATEMENT = _rx(
     r"^(remember|again|as I said|like I said|once more|reminder)\b", r"^(再说一次|再说一遍|再强调一下|还是那句话|我说过)",
     r"\b(as I said before|like I said|I'?ll say it again|(tell|told) you again)\b",
@@ -356,7 +366,12 @@ def any_match(patterns: Iterable[re.Pattern[str]], text: str) -> bool:
 
 def forget_request(text: str) -> bool:
     """A forget verb addressed to us and pointing at what the user told us; the user
-    forgetting things themselves ("我总是忘记带工牌") is no request."""
+    forgetting things themselves ("我总是忘记带工牌", "gaming helps me forget my troubles")
+    is no request. In English the verb must be an imperative or speak to "you"."""
     addressed = FORGET_SELF.sub(" ", text)
-    return matches(FORGET, addressed) and matches(FORGET_TARGET, addressed)
+    if not (matches(FORGET, addressed) and matches(FORGET_TARGET, addressed)):
+        return False
+    if _CJK.search(addressed):
+        return True  # Chinese forget verbs are imperative unless 我 forgets (FORGET_SELF)
+    return matches(TO_YOU, addressed) or FORGET_IMPERATIVE.match(addressed.strip()) is not None
 
