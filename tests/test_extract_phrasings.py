@@ -226,3 +226,26 @@ def test_a_tool_question_is_no_rule_and_a_slot_never_spans_clauses() -> None:
     [candidate] = kept("准备考研，目标中山大学新闻传播，数学不用考，英语有点拉胯")
     assert candidate.slot is None and "计算" not in candidate.content
     assert "目标浙大计算机" in kept("我在准备考研，目标浙大计算机，所以特别想考过去。")[0].content
+
+
+def test_a_self_correction_voids_what_came_before_it() -> None:
+    [candidate] = kept("Budget's £6,000, no wait, scratch that, we agreed £4,500 max because "
+                       "of the insurance.")
+    assert "4,500" in candidate.content and "6,000" not in candidate.content
+
+
+def test_a_statement_withdrawn_in_the_same_message_is_dropped() -> None:
+    found = kept("I own a small bakery in Sacramento. Also, I'm 9 weeks pregnant. Actually no, "
+                 "don't hold onto that one, I haven't even told my mom.")
+    assert [c.content for c in found] == ["I own a small bakery in Sacramento"]
+
+
+def test_asked_to_remember_a_dated_task_keeps_it() -> None:
+    found = kept("别忘了我下周四要交开题报告哈，到时候提醒我先改文献综述。")
+    assert any("开题报告" in c.content for c in found)
+
+
+@pytest.mark.parametrize("text", ["旧代码全删了，now everything is function components.",
+                                  "I'm 34, and gaming helps me forget my troubles."])
+def test_past_deletions_and_figures_of_speech_are_no_forget_request(text: str) -> None:
+    assert not any(c.forget for c in extract(text))

@@ -91,13 +91,19 @@ def split_sentences(text: str) -> list[str]:
     return sentences
 
 
+_PARENS = re.compile(r"\([^()]*\)|（[^（）]*）")
+
+
 def split_clauses(sentence: str) -> list[str]:
-    return [c.strip(" 。.!！?？;；") for c in _CLAUSE_SEP.split(sentence) if c and c.strip()]
+    # a comma inside brackets never splits: "the twins (Maya and Leo, 18 months) ..."
+    guarded = _PARENS.sub(lambda m: m.group().replace(",", "\x00").replace("，", "\x01"), sentence)
+    return [c.strip(" 。.!！?？;；").replace("\x00", ",").replace("\x01", "，")
+            for c in _CLAUSE_SEP.split(guarded) if c and c.strip()]
 
 
 def _bare(clause: str) -> bool:
     """A statement too short to stand alone ("I'm pretty allergic", "受不了")."""
-    return len(clause) <= 6 if _CJK.search(clause) else len(clause.split()) <= 4
+    return len(clause) <= 3 if _CJK.search(clause) else len(clause.split()) <= 4
 
 
 def _join(clauses: list[str]) -> str:
@@ -119,13 +125,22 @@ class RuleExtractor:
         candidates: list[Candidate] = []
         sentences = split_sentences(turn.content)
         heated = any(sig.matches(sig.EMOTIONAL, s) for s in sentences)
+        previous: list[Candidate] = []
         for sentence in sentences:
             found = self._sentence(sentence, turn)
+            if any(c.forget for c in found) and sig.matches(sig.RETRACT, sentence) and previous:
+                # "I'm 9 weeks pregnant. Actually no, don't hold onto that one.": withdrawn
+                withdrawn = [replace(c, content="[retracted]", drop_reason="retracted")
+                             if c.drop_reason is None else c for c in previous]
+                candidates[len(candidates) - len(previous):] = withdrawn
+                previous = []
+                continue
             if heated and sentence.rstrip().endswith(("!", "！")):
                 # "我要辞职！这破公司一天都待不下去了！！": the outburst is part of the rant
                 found = [replace(c, source="emotional", confidence=min(c.confidence, 0.6))
                          if c.drop_reason is None and not c.forget else c for c in found]
             candidates.extend(found)
+            previous = found
         return candidates
 
     def catch_up(self, turns: Sequence[Turn], *, now: datetime) -> list[Candidate]:
@@ -157,7 +172,11 @@ class RuleExtractor:
     def _sentence(self, sentence: str, turn: Turn) -> list[Candidate]:
         ref = source_ref(turn)
         change = sig.matches(sig.CHANGE, sentence)
+        remember = sig.matches(sig.REMEMBER, sentence)
         restated = sig.matches(sig.RESTATEMENT, sentence)
+        corrected = list(sig.CORRECTION.finditer(sentence))
+        if corrected:  # "Budget's £6,000, no wait, scratch that, we agreed £4,500"
+            sentence = sentence[corrected[-1].end():].strip(" ,，:：")
         body = sig.DISCOURSE_PREFIX.sub("", sentence).strip()
         if sig.forget_request(body):
             everything = sig.matches(sig.FORGET_ALL, body)
@@ -195,6 +214,9 @@ class RuleExtractor:
                 category = SLOT_CATEGORY.get(slot_of(clause) or "", "fact")
                 new_value = not sig.matches(sig.NEGATION, clause)
             slot = slot_of(clause)
+            if category is None and remember and not sig.matches(sig.REQUEST, said) \
+                    and not sig.matches(sig.FORGET_SELF, clause):
+                category = "event"  # "别忘了我下周四要交开题报告": kept, dated, on request
             if category is None and slot is not None and not sig.matches(sig.REQUEST, said):
                 # "我跳槽了", "we ended up in Lyon": names a single-valued slot
                 category = SLOT_CATEGORY.get(slot, "fact")
@@ -224,7 +246,7 @@ class RuleExtractor:
                 context = clause
         for group in groups:
             if group.clauses:
-                candidate = self._candidate(group, ref, change=change)
+                candidate = self._candidate(group, ref, change=change, remember=remember)
                 if candidate.slot is None and candidate.subject == "user" and group.slot:
                     candidate = replace(candidate, slot=group.slot)
                 out.append(replace(candidate, restated=restated,
@@ -241,7 +263,8 @@ class RuleExtractor:
             return not sig.matches(sig.STANDING_RULE, clause)
         return not sig.matches(sig.IDENTITY, clause[:8])
 
-    def _candidate(self, group: _Group, ref: dict[str, object], *, change: bool) -> Candidate:
+    def _candidate(self, group: _Group, ref: dict[str, object], *, change: bool,
+                   remember: bool = False) -> Candidate:
         own = _join(group.clauses)  # who and when come from the statement, not its prefix
         content = _join([*group.prefix, *group.clauses])
         emotional = sig.matches(sig.EMOTIONAL, content)
@@ -266,7 +289,7 @@ class RuleExtractor:
         elif sig.matches(sig.DEICTIC, own):
             drop = "contextual_reference"
         elif sig.matches(sig.ONE_OFF_TIME, own) and category not in ("rule", "constraint") \
-                and not sig.matches(sig.DECISION, own) and slot is None:
+                and not sig.matches(sig.DECISION, own) and slot is None and not remember:
             drop = "one_off_time_bound"  # "下个月入职腾讯" fills a slot: a durable change, dated
         elif subject == "third_party" and sig.matches(sig.ONE_OFF_TIME, own):
             drop = "third_party_one_off"

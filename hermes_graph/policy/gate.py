@@ -20,7 +20,8 @@ from hermes_graph.policy.subjects import clause_subject
 from hermes_graph.policy.topics import concepts_of, on_topic, topics_named
 from hermes_graph.types import Candidate, GateDecision, Memory, ScoredMemory
 
-_FUNCTION_CHARS = re.compile(r"[我你他她它的了是有个叫在家就吗吧呢啊哈这那也都还又很和与]")
+_FUNCTION_CHARS = re.compile(
+    r"[我你他她它的了是有个叫在家就吗吧呢啊哈这那也都还又很和与嘛啦呀哦噢]")
 _NEGATION_CHARS = re.compile(r"[不没别无]")
 _NEGATIVE = re.compile(
     r"不(吃|喝|碰|用|抽)|\b(don'?t|do not|never|can'?t|cannot) (eat|drink|have|use|touch|smoke)\b|"
@@ -216,13 +217,13 @@ def forget_remainder(memory: Memory, request: str) -> str | None:
     named = distinctive_terms(request) & distinctive_terms(memory.content)
     clauses = [c.strip() for c in _CLAUSES.split(memory.content) if c.strip()]
     kept: list[str] = []
-    dropping = False
+    elaborating = False
     for clause in clauses:
-        named_here = bool(named & distinctive_terms(clause)) or any(on_topic(t, clause)
-                                                                    for t in topics)
-        # a clause without its own subject goes with the named one before it
-        dropping = named_here or (dropping and clause_subject(clause) is None)
-        if not dropping:
+        on_named_topic = any(on_topic(t, clause) for t in topics)
+        # on a sensitive topic, a clause without its own subject goes with the one before
+        # it ("我是焦虑症患者，一直在吃舍曲林"); a named term takes only its own clause
+        elaborating = on_named_topic or (elaborating and clause_subject(clause) is None)
+        if not (elaborating or named & distinctive_terms(clause)):
             kept.append(clause)
     if not kept or len(kept) == len(clauses):
         return None

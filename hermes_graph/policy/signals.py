@@ -86,6 +86,8 @@ IDENTITY = _rx(
     r"每(周|个?星期)[一二三四五六日天]",
     r"\bI'?m (on|using) (Windows|Mac|macOS|Linux|Ubuntu|Android|iOS|an? iPhone|an? Android|Chrome ?OS)\b", r"我(用的是|是)\S{0,4}(Windows|Mac|Linux|安卓|苹果|鸿蒙)",
     r"\bmy (nemesis|weakness|kryptonite|weak spot|achilles heel)\b", r"是我的(弱项|死穴|噩梦|克星)",
+    r"我们(是|公司是)\S{0,20}(公司|startup|团队|工作室|店)", r"(考了|考到)\S{0,3}\d{2,3}", r"\b(the|my|our) twins\b|双胞胎",
+    r"(要|想|打算|准备|计划|正在|在)(考|备考|报考)",
 )
 PREFERENCE = _rx(
     r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
@@ -121,6 +123,9 @@ CONSTRAINT = _rx(
     r"\bhard of hearing\b|\bdeaf\b|\bblind\b|\bvisually impaired\b|\bwheelchair\b|\bhearing aids?\b|听力|耳背|聋|视力不好|轮椅",
     r"\bmy (knees?|back|hips?|shoulders?|ankles?|wrists?|neck)\b.{0,20}\b(creak|hurt|ache|pain|bad|weak|injur|sore|stiff|paid for it)",
     r"\bIBS\b|\bFODMAP\b|\bon an? ([\w-]+ ){0,2}diet\b|肠易激|(吃|服)\S{0,4}药|降压|降糖|\bmedication\b|\bmeds\b",
+    r"关节炎|风湿|腱鞘炎|\barthritis\b|\btendinitis\b", r"生活费|\bliving (costs|expenses)\b|每个?月\S{0,4}(预算|开销)",
+    r"[£$€¥]\s?\d[\d,.]*\s*k?\s*(max|maximum|tops|at most)\b|\b(max|maximum|at most|up to|under) [£$€¥]\s?\d",
+    r"(慢性|急性)?\S{0,2}(胃|肠|肝|肾|鼻|咽|皮)炎|不敢(碰|吃|喝)", r"colou?r ?blind|色弱|色盲",
 )
 RULE = _rx(
     r"(以后|今后|之后|往后)\S{0,12}(都|请|要|别|不要|一律|统一|只)", r"一律|统一用",
@@ -144,6 +149,7 @@ RULE = _rx(
     r"\balways (put|start|end|add|begin|lead|open|finish|keep|mention|show|cite|list)\b", r"(叫|称呼|喊)我",
     r"\b(metric|imperial)( units)?\b|\bcelsius\b|\bfahrenheit\b|公制|英制|摄氏",
     r"^(以后|今后|往后|从今以后)(涉及|遇到|碰到|有关|关于|凡是|只要|如果|问)",
+    r"给我写[^，。]{0,12}(的话|时)", r"\b(talk|speak|write) to me (like|as|in)\b|\bstraight answers\b|\bnone of that\b",
 )
 STANDING_RULE = _rx(
     r"以后|今后|之后|每次|一律|统一|永远|始终|记得|别|不要|不许|请|控制在|结论",
@@ -169,7 +175,8 @@ still drops it while a trip in a named month is kept."""
 # --- change, negation and forget ---------------------------------------------
 CHANGE = _rx(
     r"改成", r"调整为", r"换成", r"换了", r"现在", r"不再", r"以后不", r"改为", r"搬到", r"已经不",
-    r"\bfrom now on\b", r"\bactually\b", r"\bnow\b", r"\bno longer\b", r"\bchanged to\b",
+    r"\bfrom now on\b", r"\bactually\b", r"(?<!\bby )(?<!\bright )(?<!\bfor )(?<!\bjust )\bnow\b",
+    r"\bno longer\b", r"\bchanged to\b",
     r"\bswitched to\b", r"\bmoved to\b", r"\banymore\b", r"\bnot any more\b",
     r"搬回|搬去|搬来|搬家|离职|辞职|跳槽|加到|涨到|提到|降到|减到|增加到|调到|变成|改喝|改吃|改用",
     r"不(喝|吃|抽|用|玩|做|去)\S{0,6}了", r"不在\S{1,10}(干|做|工作|上班|待)了",
@@ -178,6 +185,7 @@ CHANGE = _rx(
     r"\b(increased|raised|bumped|upped|lowered|reduced|cut|dropped) (it |(my|the) \w+ )?to\b",
     r"\bgave up\b|\bgiving up\b|放弃了|结束了|告一段落|换工作|换了工作|换了份工作|\bchanged jobs\b|\bnew job\b",
     r"调到|调去|外派|\btransferred to\b|\bended up\b|\bafter all\b|\bfell through\b|\bturns out\b|原来|packed up|卖了|提了(辆|台)|换了(辆|台)|买了(辆|台)",
+    r"报到|工牌交了|交了工牌",
 )
 NEGATION = _rx(
     r"不再", r"不用了", r"已经不", r"以后(别|不要)再?", r"别再", r"不是\S{0,6}了", r"戒了",
@@ -195,6 +203,7 @@ FORGET = _rx(
     r"\brather you not keep\b", r"\berase\b",
     r"别存|不要存|别保存|\bscratch (that|what)\b",
     r"\b(delete|erase|wipe|clear|forget) (everything|all)\b|\bclean slate\b",
+    r"别\S{0,3}(存|记)|不要\S{0,3}(存|记)|不想(让你)?(留着|记着|存着)|别留|不要留", r"\bpretend I never said\b|\bhold ?on ?to\b",
 )
 
 FORGET_SELF = _rx(
@@ -205,11 +214,11 @@ FORGET_SELF = _rx(
 )
 """The user forgetting something themselves ("I always forget my badge"): no request to us."""
 FORGET_IMPERATIVE = _rx(
-    r"^((please|pls|just|also|and|ok(ay)?|actually|hey|so|oh|now|then|kindly|but|"
+    r"^((please|pls|just|also|and|ok(ay)?|actually|hey|so|oh|now|then|kindly|but|no|"
     r"on second thought|wait)[,\s—–-]+)*"
     r"((can|could|would|will) you (please )?|I (want|need|'?d like|would like) you to |"
     r"you (can|should|may) )?(forget|delete|erase|remove|wipe|scratch|drop|clear|purge|get rid of|"
-    r"(don'?t|do not|stop|no need to) (keep|store|remember|save|record|hold on to))\b",
+    r"(don'?t|do not|stop|no need to) (keep|store|remember|save|record|hold ?on ?to))\b",
 )
 """An English forget request is an imperative ("Actually, forget the health stuff")."""
 TO_YOU = _rx(r"\b(you|your)\b")
@@ -218,6 +227,7 @@ RESTATEMENT = _rx(
     r"^(remember|again|as I said|like I said|once more|reminder)\b", r"^(再说一次|再说一遍|再强调一下|还是那句话|我说过)",
     r"\b(as I said before|like I said|I'?ll say it again|(tell|told) you again)\b",
     r"\bas I'?ve (said|told you|mentioned)\b|\bI keep telling you\b|跟你说过|老规矩|说过好多次",
+    r"提醒一下|再提醒|\breminder\b",
 )
 """The user repeats something already said: a confirmation, not a new memory."""
 FORGET_TARGET = _rx(
@@ -225,6 +235,7 @@ FORGET_TARGET = _rx(
     r"\bI (told|said|mentioned|shared|gave)\b",
     r"关于我|我(说|告诉|提)|这件事|这个事|那件事|全部|所有|一切|我的|(跟|和|对)你(说|讲|提)|那条|这条|的事",
     r"那个",
+    r"这事|那事|\b(that|this) (one|part|bit|thing|fact)\b|\bpretend I never said\b",
 )
 """A forget verb only counts when it points at what the user told us."""
 FORGET_ALL = _rx(
@@ -273,7 +284,9 @@ ONE_OFF_TIME = _rx(
 EMOTIONAL = _rx(
     r"烦死|气死|受不了了|崩溃|累死|烦透|滚|去死|太烦了|太累了|气炸|无语|再也不想|紧张|干脆\S{0,12}算了",
     r"\b(hate everything|so (annoyed|angry|tired|done)|sick of|fed up|ugh|damn|screw|"
-    r"nervous|stressed|furious)\b", r"[!！]{2,}", r"(?-i:\b(HATE|SICK OF|DONE WITH|WORST|STUPID)\b)",
+    r"nervous|stressed|furious)\b",
+    r"(烦|气|讨厌|恨|破|垃圾|滚|辞职|受够|\bhate|\bstupid|\bworst|\bdamn|\bwtf|\bangry|\bfurious|\bquit)[^。.]{0,40}[!！]{2,}",
+    r"[!！]{2,}[^。.]{0,40}(烦|气|讨厌|恨|破|垃圾|滚|\bhate|\bstupid|\bworst|\bdamn|\bwtf)", r"(?-i:\b(HATE|SICK OF|DONE WITH|WORST|STUPID)\b)",
     r"\bI swear\b", r"\bnever (touching|using|doing) (it|that|this) again\b",
     r"\bI'?m (such )?an? (idiot|failure|loser|mess|moron)\b|can'?t do anything right|\bI'?m so (stupid|dumb|useless)\b",
     r"我(就是个|真是个)?(废物|白痴|傻子|笨蛋)|什么都做不好|一天都待不下去|破公司|受够了",
@@ -297,7 +310,8 @@ DISCOURSE_PREFIX = _rx(
     r"heads up|btw|by the way|also|and|so|oh|just so you know|actually|personally|small update|"
     r"quick update|honestly|fyi|for the record|quick context|"
     r"context|update|big news|news|anyway|ok|okay|got it|cool|ah right|remember|again|general preference|"
-    r"再说一次|再说一遍|再强调一下|记住|忘了说|forgot to mention)[:：,，.!\s]*",
+    r"再说一次|再说一遍|再强调一下|记住|忘了说|forgot to mention|别忘了|别忘记|不要忘了|"
+    r"remember that|don'?t forget that)[:：,，.!\s]*",
 )
 
 # --- secrets and ID numbers (seed 004 privacy) ----------------------------------
@@ -364,6 +378,18 @@ def any_match(patterns: Iterable[re.Pattern[str]], text: str) -> bool:
     return any(p.search(text) for p in patterns)
 
 
+REMEMBER = _rx(r"别忘了|别忘记|不要忘了|记住|记得提醒|\bdon'?t (let me )?forget\b|\bremember (that|to remind)\b|"
+                r"\bremind me\b|提醒我")
+"""The user asks us to keep something, dated or not ("别忘了我下周四要交开题报告")."""
+RETRACT = _rx(r"\b(that|this) one\b|\bpretend I never said\b|刚才那句|刚说的那个|这句")
+"""A forget request that points back at what was just said in the same message."""
+CN_ADDRESSED = _rx(r"你|帮我|请|麻烦|把|别|不要|吧", r"^(忘掉|忘了|删掉|删除|清除|清空|抹掉|去掉)")
+"""A Chinese forget verb speaks to us ("把我住址那条删了", "别记了"), not of the past
+("旧代码全删了")."""
+CORRECTION = _rx(r"\bno wait\b|\bscratch that\b|\bI mean\b|\bactually no\b|\bcorrection\b|不对|说错了|更正一下|哦不")
+"""The user corrects themselves mid-sentence: what came before the marker is void."""
+
+
 def forget_request(text: str) -> bool:
     """A forget verb addressed to us and pointing at what the user told us; the user
     forgetting things themselves ("我总是忘记带工牌", "gaming helps me forget my troubles")
@@ -372,6 +398,6 @@ def forget_request(text: str) -> bool:
     if not (matches(FORGET, addressed) and matches(FORGET_TARGET, addressed)):
         return False
     if _CJK.search(addressed):
-        return True  # Chinese forget verbs are imperative unless 我 forgets (FORGET_SELF)
+        return matches(CN_ADDRESSED, addressed)
     return matches(TO_YOU, addressed) or FORGET_IMPERATIVE.match(addressed.strip()) is not None
 

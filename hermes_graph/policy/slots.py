@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "residence": re.compile(
-        r"住在|家在|我家住|(^|我|家)住(?!院|宿|手)|搬到|搬去|搬回|搬来|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|租在|租了房|房子\S{0,3}租|"
+        r"住在|家在|我家住|(^|我|家)住(?!院|宿|手|[一二三四五六七八九十\d]+(楼|层))|搬到|搬去|搬回|搬来|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|租在|租了房|房子\S{0,3}租|"
         r"\bended up (in|moving to|living in) (?-i:[A-Z])|"
         r"\b(I'?m|we'?re) (now )?(in|based in|living in) (?-i:[A-Z])[\w ]{0,20}\bnow\b|"
         r"\b(I|we|family) (still |now |currently )?lives? (in|at|on|near)\b|\bliving in\b|"
@@ -23,11 +23,11 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"\bmy (location|(home |postal |street )?address|home town|hometown)\b",
         re.IGNORECASE),
     "employer": re.compile(
-        r"在\S{1,12}(工作|上班|干|任职|就职)|跳槽|入职|离职|辞职|\bwork (at|for)\b|"
+        r"在\S{1,12}(工作|上班|干|任职|就职)|跳槽|入职|离职|辞职|报到|\bwork (at|for)\b|"
         r"\bmy (employer|company)\b|"
         r"\bwhere I work\b|\bjoined \S+ as\b|\bleft (my (job|company)|(?-i:[A-Z]))|换工作|换了工作|"
         r"\bchanged jobs\b|\bnew job\b|"
-        r"在\S{1,10}(做|当)\S{0,6}(经理|工程师|设计|运营|产品|开发|销售)",
+        r"在\S{1,10}(做|当)[^，。,.]{0,8}(经理|工程师|设计|运营|产品|开发|销售)",
         re.IGNORECASE),
     "phone": re.compile(
         r"(我的?|用的?是?|换了?|买了)\S{0,2}手机|手机(是|用的|换|买)|iPhone|安卓|Android|"

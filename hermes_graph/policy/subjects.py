@@ -56,7 +56,7 @@ FAMILY_CANONICAL: tuple[tuple[re.Pattern[str], str], ...] = (
     (_rx(r"伴侣", _kin("partner")), "partner"),
     (_rx(r"妈|母亲", _kin("mom", "mum", "mother")), "mother"),
     (_rx(r"爸|父亲", _kin("dad", "father")), "father"),
-    (_rx(r"孩子|宝宝|老大|老二|老三|大宝|二宝|小宝", _kin("kid", "kids", "child", "children", "baby", "toddler",
+    (_rx(r"孩子|宝宝|老大|老二|老三|大宝|二宝|小宝|双胞胎", r"\b(the|my|our) twins\b", _kin("kid", "kids", "child", "children", "baby", "toddler",
                                               "infant", "newborn", "teen", "teenager")), "child"),
     (_rx(r"猫|猫咪", r"\b(cat|cats|kitten)\b", CAT_BREEDS), "cat"),
     (_rx(r"狗|狗狗", r"\b(dog|dogs|puppy)\b", DOG_BREEDS), "dog"),
