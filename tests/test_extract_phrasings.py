@@ -249,3 +249,26 @@ def test_asked_to_remember_a_dated_task_keeps_it() -> None:
                                   "I'm 34, and gaming helps me forget my troubles."])
 def test_past_deletions_and_figures_of_speech_are_no_forget_request(text: str) -> None:
     assert not any(c.forget for c in extract(text))
+
+
+@pytest.mark.parametrize(("text", "category"), [
+    ("Postdoc in Munich here, physics.", "identity"),
+    ("我在云南罗平养蜂，一百二十箱。", "identity"),
+    ("程序员一枚，杭州，颈椎病两年了。", "constraint"),
+    ("I direct the marching band at a high school in Omaha.", "identity"),
+    ("Started piano lessons in September, my first student recital is in May.", "identity"),
+    ("My dad passed away in April.", "identity"),
+    ("我儿子十岁，最近迷上了 Scratch 编程。", "identity"),
+    ("给我写 Python 的话记住几条：一、必须加类型注解", "rule"),
+])
+def test_self_introductions_and_life_facts(text: str, category: str) -> None:
+    assert category in [c.category for c in kept(text)]
+
+
+@pytest.mark.parametrize(("text", "slot"), [
+    ("我们前端是 Vue 2 + Vuex，老项目。", "frontend"),
+    ("上个 sprint 终于把整个前端迁到 React 18 + TypeScript 了。", "frontend"),
+    ("我开的 Model Y，后驱版。", "car"),
+])
+def test_stack_and_car_slots(text: str, slot: str) -> None:
+    assert slot in [c.slot for c in kept(text)]

@@ -86,8 +86,12 @@ IDENTITY = _rx(
     r"每(周|个?星期)[一二三四五六日天]",
     r"\bI'?m (on|using) (Windows|Mac|macOS|Linux|Ubuntu|Android|iOS|an? iPhone|an? Android|Chrome ?OS)\b", r"我(用的是|是)\S{0,4}(Windows|Mac|Linux|安卓|苹果|鸿蒙)",
     r"\bmy (nemesis|weakness|kryptonite|weak spot|achilles heel)\b", r"是我的(弱项|死穴|噩梦|克星)",
-    r"我们(是|公司是)\S{0,20}(公司|startup|团队|工作室|店)", r"(考了|考到)\S{0,3}\d{2,3}", r"\b(the|my|our) twins\b|双胞胎",
+    r"我们(是|公司是)[^，。]{0,24}(公司|startup|团队|工作室|店)", r"(考了|考到)\S{0,3}\d{2,3}", r"\b(the|my|our) twins\b|双胞胎",
     r"(要|想|打算|准备|计划|正在|在)(考|备考|报考)",
+    r"^(competing|deploying|migrating)\b", r"\bis my (weak|weakest|strong|strongest|best|worst|favou?rite)\b",
+    r"^[A-Za-z][\w -]{1,40} here([,.!]|$)", r"^\S{1,12}(一枚|一个)$", r"\S{1,6}车主",
+    r"我在\S{1,10}(养|种)\S{1,4}", r"\bI (direct|lead|conduct)\b", r"^(started|began|took up)\b|\bI (started|began|took up) \w+",
+    r"我开的(是)?", r"我(的)?(儿子|女儿|孩子|闺女)\S{0,2}[一二三四五六七八九十两\d]{1,3}岁", r"passed away|去世|过世",
 )
 PREFERENCE = _rx(
     r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
@@ -102,6 +106,7 @@ PREFERENCE = _rx(
     r"\bI\b.{0,30}\b(on weekends|at weekends|in my (spare|free) time|for fun|to (relax|decompress|unwind))\b", r"都(记|放|存)在|不想装|一概不",
     r"\bI do (\w+ ){0,3}(shopping|banking|groceries) at\b",
     r"(妈|爸|老婆|老公|女儿|儿子|朋友|同事|男朋友|女朋友)\S{0,3}(很|最|特别|比较)?(喜欢|爱|讨厌)",
+    r"迷上|着迷",
 )
 CONSTRAINT = _rx(
     r"过敏", r"(不|不能|没法)(吃|喝|碰)", r"忌口", r"预算", r"素食", r"吃素", r"怀孕", r"糖尿病", r"高血压",
@@ -126,6 +131,7 @@ CONSTRAINT = _rx(
     r"关节炎|风湿|腱鞘炎|\barthritis\b|\btendinitis\b", r"生活费|\bliving (costs|expenses)\b|每个?月\S{0,4}(预算|开销)",
     r"[£$€¥]\s?\d[\d,.]*\s*k?\s*(max|maximum|tops|at most)\b|\b(max|maximum|at most|up to|under) [£$€¥]\s?\d",
     r"(慢性|急性)?\S{0,2}(胃|肠|肝|肾|鼻|咽|皮)炎|不敢(碰|吃|喝)", r"colou?r ?blind|色弱|色盲",
+    r"颈椎病|腰椎间盘|腰间盘|低血压|低血糖|贫血",
 )
 RULE = _rx(
     r"(以后|今后|之后|往后)\S{0,12}(都|请|要|别|不要|一律|统一|只)", r"一律|统一用",
@@ -157,6 +163,7 @@ STANDING_RULE = _rx(
     r"stop using|in (the )?future)\b", r"\b(when|whenever|if) you (write|draft|reply|answer|explain|"
     r"suggest|recommend|send|make)\b",
     r"都用|一直用",
+    r"的话|的时候",
 )
 """What makes a rule-like clause a standing rule even when phrased as a request."""
 DECISION = _rx(
@@ -186,6 +193,7 @@ CHANGE = _rx(
     r"\bgave up\b|\bgiving up\b|放弃了|结束了|告一段落|换工作|换了工作|换了份工作|\bchanged jobs\b|\bnew job\b",
     r"调到|调去|外派|\btransferred to\b|\bended up\b|\bafter all\b|\bfell through\b|\bturns out\b|原来|packed up|卖了|提了(辆|台)|换了(辆|台)|买了(辆|台)",
     r"报到|工牌交了|交了工牌",
+    r"迁到|迁移到|\bmigrated to\b",
 )
 NEGATION = _rx(
     r"不再", r"不用了", r"已经不", r"以后(别|不要)再?", r"别再", r"不是\S{0,6}了", r"戒了",
@@ -383,7 +391,8 @@ REMEMBER = _rx(r"别忘了|别忘记|不要忘了|记住|记得提醒|\bdon'?t (
 """The user asks us to keep something, dated or not ("别忘了我下周四要交开题报告")."""
 RETRACT = _rx(r"\b(that|this) one\b|\bpretend I never said\b|刚才那句|刚说的那个|这句")
 """A forget request that points back at what was just said in the same message."""
-CN_ADDRESSED = _rx(r"你|帮我|请|麻烦|把|别|不要|吧", r"^(忘掉|忘了|删掉|删除|清除|清空|抹掉|去掉)")
+CN_ADDRESSED = _rx(r"你|帮我|请|麻烦|别|不要", r"把[^，。]{0,12}(删|忘|清|去掉|抹)", r"(删|忘|清|抹|去)\S{0,3}吧",
+                   r"^(忘掉|忘了|删掉|删除|清除|清空|抹掉|去掉)")
 """A Chinese forget verb speaks to us ("把我住址那条删了", "别记了"), not of the past
 ("旧代码全删了")."""
 CORRECTION = _rx(r"\bno wait\b|\bscratch that\b|\bI mean\b|\bactually no\b|\bcorrection\b|不对|说错了|更正一下|哦不")

@@ -33,8 +33,16 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"(我的?|用的?是?|换了?|买了)\S{0,2}手机|手机(是|用的|换|买)|iPhone|安卓|Android|"
         r"\b(my|new) phone\b|"
         r"\bphone is\b|\bPixel\b|\bGalaxy\b", re.IGNORECASE),
+    "frontend": re.compile(
+        r"(我们|our|the)\S{0,3}\s?(的)?(前端|frontend|front-end)\S{0,3}\s?(是|用|基于|is|uses|runs on|is built)|"
+        r"(前端|frontend|front-end)\S{0,6}\s?(迁到|迁移到|换成|改成|migrated to|moved to|switched to)",
+        re.IGNORECASE),
+    "backend": re.compile(
+        r"(我们|our|the)\S{0,3}\s?(的)?(后端|backend|back-end)\S{0,3}\s?(是|用|基于|is|uses|runs on|is built)|"
+        r"(后端|backend|back-end)\S{0,6}\s?(迁到|迁移到|换成|改成|migrated to|moved to|switched to)",
+        re.IGNORECASE),
     "car": re.compile(
-        r"我(的)?(那|这)?(台|辆)\S{0,8}(车|开了)|提了(辆|台)|换了(辆|台)|买了(辆|台)|旧车|\bmy car\b|"
+        r"我(的)?(那|这)?(台|辆)\S{0,8}(车|开了)|我开的|提了(辆|台)|换了(辆|台)|买了(辆|台)|旧车|\bmy car\b|"
         r"\bI drive an?\b|\bmy new car\b", re.IGNORECASE),
     "budget": re.compile(r"预算|\bbudget\b", re.IGNORECASE),
     "database": re.compile(
