@@ -272,3 +272,14 @@ def test_self_introductions_and_life_facts(text: str, category: str) -> None:
 ])
 def test_stack_and_car_slots(text: str, slot: str) -> None:
     assert slot in [c.slot for c in kept(text)]
+
+
+def test_traditional_characters_trigger_the_same_signals() -> None:
+    assert "rule" in [c.category for c in kept("你之後可不可以都用繁體字跟我講？")]
+    assert kept("我在台中梨山種茶的啦")
+    assert "password" in signals.secret_kinds("我的密碼是 hunter2", include_phone=True)
+
+
+def test_a_passing_ailment_is_no_constraint() -> None:
+    found = extract("I'm red-green colorblind. I've got a brutal sore throat this week.")
+    assert [c.content for c in found if c.drop_reason is None] == ["I'm red-green colorblind"]

@@ -195,8 +195,7 @@ class RuleExtractor:
                 continue
             # the sentence's question mark belongs to its last clause
             said = f"{clause}？" if asked and n == len(raws) - 1 else clause
-            if sig.matches(sig.TOOL_REQUEST, clause) and sig.matches(sig.REQUEST, said) \
-                    and not sig.matches(sig.PERSONAL, clause):
+            if sig.matches(sig.TOOL_REQUEST, clause) and not sig.matches(sig.PERSONAL, clause):
                 continue  # "“一帆风顺”用英文怎么说": a tool request, nothing about the user
             secrets = sig.secret_kinds(clause, include_phone=self.config.drop_phone_numbers)
             if secrets:
@@ -288,7 +287,8 @@ class RuleExtractor:
             drop = "too_short"  # a short clause naming a slot value ("我住在杭州") is no junk
         elif sig.matches(sig.DEICTIC, own):
             drop = "contextual_reference"
-        elif sig.matches(sig.ONE_OFF_TIME, own) and category not in ("rule", "constraint") \
+        elif sig.matches(sig.ONE_OFF_TIME, own) and (category not in ("rule", "constraint")
+                                                     or sig.matches(sig.TEMPORARY_CONDITION, own)) \
                 and not sig.matches(sig.DECISION, own) and slot is None and not remember:
             drop = "one_off_time_bound"  # "下个月入职腾讯" fills a slot: a durable change, dated
         elif subject == "third_party" and sig.matches(sig.ONE_OFF_TIME, own):

@@ -12,6 +12,7 @@ import dataclasses
 import re
 from collections.abc import Iterable
 
+from hermes_graph.policy.hanzi import simplified
 from hermes_graph.policy.subjects import CAT_BREEDS, DOG_BREEDS
 from hermes_graph.types import Candidate, Category
 
@@ -92,6 +93,8 @@ IDENTITY = _rx(
     r"^[A-Za-z][\w -]{1,40} here([,.!]|$)", r"^\S{1,12}(一枚|一个)$", r"\S{1,6}车主",
     r"我在\S{1,10}(养|种)\S{1,4}", r"\bI (direct|lead|conduct)\b", r"^(started|began|took up)\b|\bI (started|began|took up) \w+",
     r"我开的(是)?", r"我(的)?(儿子|女儿|孩子|闺女)\S{0,2}[一二三四五六七八九十两\d]{1,3}岁", r"passed away|去世|过世",
+    r"\bI'?ve been \w+ing\b.{0,60}\b(for (about |almost |over |nearly )?\w+ (years|months)|since)\b", r"\bI (captain|skipper|pilot|crew)\b",
+    r"^(大|高|初|研|博)[一二三四]了?$", r"考公|考编|省考|国考",
 )
 PREFERENCE = _rx(
     r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
@@ -132,6 +135,7 @@ CONSTRAINT = _rx(
     r"[£$€¥]\s?\d[\d,.]*\s*k?\s*(max|maximum|tops|at most)\b|\b(max|maximum|at most|up to|under) [£$€¥]\s?\d",
     r"(慢性|急性)?\S{0,2}(胃|肠|肝|肾|鼻|咽|皮)炎|不敢(碰|吃|喝)", r"colou?r ?blind|色弱|色盲",
     r"颈椎病|腰椎间盘|腰间盘|低血压|低血糖|贫血",
+    r"\b(tendon\w*|tendinitis|carpal tunnel|sprain\w*|fractur\w*)\b|\bbroken (arm|leg|wrist|ankle)\b",
 )
 RULE = _rx(
     r"(以后|今后|之后|往后)\S{0,12}(都|请|要|别|不要|一律|统一|只)", r"一律|统一用",
@@ -156,6 +160,7 @@ RULE = _rx(
     r"\b(metric|imperial)( units)?\b|\bcelsius\b|\bfahrenheit\b|公制|英制|摄氏",
     r"^(以后|今后|往后|从今以后)(涉及|遇到|碰到|有关|关于|凡是|只要|如果|问)",
     r"给我写[^，。]{0,12}(的话|时)", r"\b(talk|speak|write) to me (like|as|in)\b|\bstraight answers\b|\bnone of that\b",
+    r"(别|不要)超过\S{0,4}(字|句|条|段)|纯文本|分点|分条", r"\b(ground rules|house rules|rules for)\b|\bany \w+ you write\b",
 )
 STANDING_RULE = _rx(
     r"以后|今后|之后|每次|一律|统一|永远|始终|记得|别|不要|不许|请|控制在|结论",
@@ -288,6 +293,7 @@ ONE_OFF_TIME = _rx(
     r"今天|今晚|今早|明天|明早|明晚|后天|昨天|昨晚|前天|刚才|刚刚|这周|本周|下周|这周末|这个月|下个月|待会|一会儿|马上",
     r"\b(today|tonight|tomorrow|yesterday|this (week|weekend|morning|afternoon|evening)|"
     r"next (week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|right now|later today)\b",
+    r"这两天|这几天|最近几天",
 )
 EMOTIONAL = _rx(
     r"烦死|气死|受不了了|崩溃|累死|烦透|滚|去死|太烦了|太累了|气炸|无语|再也不想|紧张|干脆\S{0,12}算了",
@@ -298,11 +304,17 @@ EMOTIONAL = _rx(
     r"\bI swear\b", r"\bnever (touching|using|doing) (it|that|this) again\b",
     r"\bI'?m (such )?an? (idiot|failure|loser|mess|moron)\b|can'?t do anything right|\bI'?m so (stupid|dumb|useless)\b",
     r"我(就是个|真是个)?(废物|白痴|傻子|笨蛋)|什么都做不好|一天都待不下去|破公司|受够了",
+    r"\bI'?m the worst\b|\bworst \w+ (alive|ever)\b",
 )
+TEMPORARY_CONDITION = _rx(
+    r"\b(sore throat|cold|flu|fever|cough|hangover|jet ?lag|headache|migraine)\b", r"发烧|感冒|咳嗽|头疼|头痛|嗓子疼|宿醉|倒时差",
+)
+"""An ailment that passes: said with a one-off time ("this week", "这两天"), no constraint."""
 TOOL_REQUEST = _rx(
     r"(帮我|请|麻烦)?(算一?下|算算|计算(?!机)|翻译|换算|转换成)", r"用(英文|中文|日语|英语)怎么说", r"天气|气温|几点了|汇率",
     r"\d+\s*[-+*/×÷]\s*\d+", r"\b(calculate|compute|convert|translate|what'?s \d|how much is \d|"
     r"weather|time is it|exchange rate)\b",
+    r"能换多少|\d+\s*(美元|人民币|日元|欧元|港币|英镑)\S{0,8}(换|等于|是多少)",
 )
 """A pure tool request (a sum, a translation, the weather): memory cannot help."""
 PERSONAL = _rx(r"我(?!们?帮)|\b(my|me|I'?m|I am|I'?ve|mine)\b")
@@ -353,11 +365,12 @@ CATEGORY_SIGNALS: tuple[tuple[Category, re.Pattern[str]], ...] = (
 
 
 def matches(pattern: re.Pattern[str], text: str) -> bool:
-    return pattern.search(text) is not None
+    return pattern.search(simplified(text)) is not None
 
 
 def secret_kinds(text: str, *, include_phone: bool) -> list[str]:
     """Names of the secret kinds present in ``text`` (empty when clean)."""
+    text = simplified(text)  # "密碼是…" is a password too
     found = [name for name, pattern in SECRET_PATTERNS if pattern.search(text)]
     if include_phone and PHONE_PATTERN.search(text):
         found.append("phone")
@@ -376,6 +389,7 @@ def screen_secrets(candidate: Candidate, *, include_phone: bool) -> Candidate:
 
 
 def category_of(text: str) -> Category | None:
+    text = simplified(text)
     for category, pattern in CATEGORY_SIGNALS:
         if pattern.search(text):
             return category

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from hermes_graph.policy.hanzi import simplified
+
 SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "residence": re.compile(
         r"住在|家在|我家住|(^|我|家)住(?!院|宿|手|[一二三四五六七八九十\d]+(楼|层))|搬到|搬去|搬回|搬来|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|租在|租了房|房子\S{0,3}租|"
@@ -40,6 +42,10 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "backend": re.compile(
         r"(我们|our|the)\S{0,3}\s?(的)?(后端|backend|back-end)\S{0,3}\s?(是|用|基于|is|uses|runs on|is built)|"
         r"(后端|backend|back-end)\S{0,6}\s?(迁到|迁移到|换成|改成|migrated to|moved to|switched to)",
+        re.IGNORECASE),
+    "computer": re.compile(
+        r"(我的?|用的?是?|换了?|买了)\S{0,2}(电脑|笔记本|台式机)|(电脑|笔记本)(是|用的|换|买)|"
+        r"\b(MacBook|ThinkPad|XPS|Surface|iMac|Chromebook)\b|\bmy (laptop|computer|desktop)\b",
         re.IGNORECASE),
     "car": re.compile(
         r"我(的)?(那|这)?(台|辆)\S{0,8}(车|开了)|我开的|提了(辆|台)|换了(辆|台)|买了(辆|台)|旧车|\bmy car\b|"
@@ -123,6 +129,7 @@ _CLAUSE_BREAK = re.compile(r"[，。；！？;!?]|,(?!\d)")
 
 def _clauses(text: str) -> list[str]:
     # a slot is named inside one clause: "数学不用考，英语有点拉胯" names no language
+    text = simplified(text)
     return [c for c in _CLAUSE_BREAK.split(text) if c.strip()] or [text]
 
 

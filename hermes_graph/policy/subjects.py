@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from hermes_graph.policy.hanzi import simplified
+
 
 def _rx(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
@@ -84,6 +86,7 @@ FAMILY_SUBJECT = _rx(
 
 
 def family_relation(text: str) -> str | None:
+    text = simplified(text)
     for pattern, name in FAMILY_CANONICAL:
         if pattern.search(text):
             return name
@@ -93,6 +96,7 @@ def family_relation(text: str) -> str | None:
 def clause_subject(clause: str) -> str | None:
     """Who a clause is about by its opening words: "other" (a family member, a pet or a
     third party), "user", or None when it names nobody ("the team lunch needs ...")."""
+    clause = simplified(clause)
     if FAMILY_SUBJECT.match(clause) or THIRD_PARTY.match(clause):
         return "other"
     return "user" if SUBJECT_USER.match(clause) else None
