@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 import pytest
 
 from hermes_graph.extract import RuleExtractor, Turn
-from hermes_graph.policy import signals
+from hermes_graph.policy import privacy
 from hermes_graph.types import Candidate
 
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
@@ -58,7 +58,7 @@ def test_forget_requests_in_many_phrasings(text: str) -> None:
     ("家里的门锁开锁码是385712", "access_code"),
 ])
 def test_keys_tokens_and_codes_are_secrets(text: str, kind: str) -> None:
-    assert kind in signals.secret_kinds(text, include_phone=True)
+    assert kind in privacy.secret_kinds(text, include_phone=True)
 
 
 def test_a_code_is_dropped_and_the_harmless_rest_kept() -> None:
@@ -277,7 +277,7 @@ def test_stack_and_car_slots(text: str, slot: str) -> None:
 def test_traditional_characters_trigger_the_same_signals() -> None:
     assert "rule" in [c.category for c in kept("你之後可不可以都用繁體字跟我講？")]
     assert kept("我在台中梨山種茶的啦")
-    assert "password" in signals.secret_kinds("我的密碼是 hunter2", include_phone=True)
+    assert "password" in privacy.secret_kinds("我的密碼是 hunter2", include_phone=True)
 
 
 def test_a_passing_ailment_is_no_constraint() -> None:

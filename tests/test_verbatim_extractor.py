@@ -11,7 +11,7 @@ from hermes_graph import MemoryStore
 from hermes_graph.clock import FakeClock
 from hermes_graph.extract import Turn, VerbatimExtractor
 from hermes_graph.graph import create_memory_graph
-from hermes_graph.policy import signals
+from hermes_graph.policy import privacy
 from hermes_graph.state import MemoryContext
 from hermes_graph.types import Candidate, Memory
 from tests.graph_helpers import RecordingChatModel
@@ -85,10 +85,10 @@ def test_a_turn_with_a_secret_is_dropped_whole_and_redacted() -> None:
 def test_a_candidate_an_extractor_dropped_for_another_reason_is_still_redacted() -> None:
     dropped = Candidate(content="my password is hunter2hunter2", kind="semantic",
                         category="fact", drop_reason="too_short")
-    screened = signals.screen_secrets(dropped, include_phone=True)
+    screened = privacy.screen_secrets(dropped, include_phone=True)
     assert (screened.content, screened.drop_reason) == ("[redacted]", "secret:password")
     clean = Candidate(content="I live in Leeds", kind="semantic", category="fact")
-    assert signals.screen_secrets(clean, include_phone=True) is clean
+    assert privacy.screen_secrets(clean, include_phone=True) is clean
 
 
 class EchoExtractor:

@@ -23,7 +23,7 @@ from hermes_graph.config import MemoryConfig
 from hermes_graph.errors import ExtractionError
 from hermes_graph.extract.base import Turn, source_ref, too_short
 from hermes_graph.extract.prompts import CATCH_UP_PROMPT, EXTRACTION_PROMPT
-from hermes_graph.policy import signals
+from hermes_graph.policy import privacy, signals
 from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import CATEGORIES, KIND_OF_CATEGORY, KINDS, SOURCES, Candidate, Memory
 
@@ -164,7 +164,7 @@ class LLMExtractor:
         kind = item.get("kind") or KIND_OF_CATEGORY[category]
         subject = str(item.get("subject") or "user")
         drop = None
-        secrets = signals.secret_kinds(content, include_phone=self.config.drop_phone_numbers)
+        secrets = privacy.secret_kinds(content, include_phone=self.config.drop_phone_numbers)
         if secrets:
             drop, content = f"secret:{'+'.join(secrets)}", "[redacted]"
         elif too_short(content, self.config):

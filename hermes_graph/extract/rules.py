@@ -17,8 +17,8 @@ from datetime import datetime
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.extract.base import Turn, source_ref, too_short
+from hermes_graph.policy import privacy, subjects
 from hermes_graph.policy import signals as sig
-from hermes_graph.policy import subjects
 from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
@@ -154,7 +154,7 @@ class RuleExtractor:
                     or len(turn.content) > ANSWER_MAX_CHARS
                     or sig.matches(sig.SMALLTALK, turn.content.strip())
                     or sig.matches(sig.ASSENT, turn.content.strip())
-                    or sig.secret_kinds(turn.content, include_phone=True)
+                    or privacy.secret_kinds(turn.content, include_phone=True)
                     or self.extract([turn], now=now)):
                 continue
             question = split_sentences(previous.content)[-1]
@@ -197,7 +197,7 @@ class RuleExtractor:
             said = f"{clause}？" if asked and n == len(raws) - 1 else clause
             if sig.matches(sig.TOOL_REQUEST, clause) and not sig.matches(sig.PERSONAL, clause):
                 continue  # "“一帆风顺”用英文怎么说": a tool request, nothing about the user
-            secrets = sig.secret_kinds(clause, include_phone=self.config.drop_phone_numbers)
+            secrets = privacy.secret_kinds(clause, include_phone=self.config.drop_phone_numbers)
             if secrets:
                 out.append(self._dropped(f"secret:{'+'.join(secrets)}", ref))
                 groups.append(_Group("fact"))  # a barrier: nothing attaches across a secret

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.extract.base import Turn, source_ref
-from hermes_graph.policy import signals
+from hermes_graph.policy import privacy, signals
 from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.substance import substance_importance, told_terms
 from hermes_graph.types import Candidate, Memory
@@ -47,5 +47,5 @@ class VerbatimExtractor:
                               importance=substance_importance(said, self.config),
                               drop_reason=drop, source_ref=source_ref(turn))
         # the secret itself is never copied into a candidate or a trace
-        return [signals.screen_secrets(candidate,
+        return [privacy.screen_secrets(candidate,
                                        include_phone=self.config.drop_phone_numbers)]

@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 from hermes_graph.errors import ExtractionError
 from hermes_graph.extract.base import MESSAGE_REF_KEY, Extractor, Role, Turn
 from hermes_graph.nodes._common import context_of, now_of
-from hermes_graph.policy import signals
+from hermes_graph.policy import privacy
 from hermes_graph.state import MemoryContext, MemoryState
 from hermes_graph.store import MemoryStore
 from hermes_graph.types import Candidate, Memory, candidate_to_dict
@@ -40,7 +40,7 @@ def turns_from_messages(messages: Sequence[AnyMessage], *, session: str,
 
 
 def screen_all(candidates: Sequence[Candidate], *, include_phone: bool) -> list[Candidate]:
-    return [signals.screen_secrets(c, include_phone=include_phone) for c in candidates]
+    return [privacy.screen_secrets(c, include_phone=include_phone) for c in candidates]
 
 
 def extract_candidates(extractor: Extractor, turns: Sequence[Turn], *, now: datetime,
