@@ -283,3 +283,20 @@ def test_traditional_characters_trigger_the_same_signals() -> None:
 def test_a_passing_ailment_is_no_constraint() -> None:
     found = extract("I'm red-green colorblind. I've got a brutal sore throat this week.")
     assert [c.content for c in found if c.drop_reason is None] == ["I'm red-green colorblind"]
+
+
+@pytest.mark.parametrize(("text", "category"), [
+    ("我在深圳做 real estate 航拍，主力机是 DJI Mavic 3 Pro。", "identity"),
+    ("我开了三十年火车，最后十年开的高铁，去年刚退下来，人在西安。", "identity"),
+    ("对了，我血压偏高，一直在吃氨氯地平。", "constraint"),
+    ("Me, the most exercise I get is walking my greyhound, Pancake.", "identity"),
+    ("My FastAPI app on Python 3.11 throws a 401 when calling OpenAI.", "identity"),
+])
+def test_more_facts_said_in_passing(text: str, category: str) -> None:
+    assert category in [c.category for c in kept(text)]
+
+
+def test_a_colleague_named_by_surname_is_a_third_party() -> None:
+    [candidate] = kept("我们部门老张血压一直高，一天还抽一包烟。")
+    assert candidate.subject == "third_party"
+    assert kept("公司楼下新开了家奶茶店。") == []

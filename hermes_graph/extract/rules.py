@@ -26,8 +26,8 @@ from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 _SENTENCE_END = re.compile(r"(?<=[。！？；\n])|(?<=[.;!?])\s+")  # "TL;DR", "Qz!88@host" stay whole
 _ABBREVIATION = re.compile(r"\b(dr|mr|mrs|ms|prof|st|mt|jr|sr|vs|etc|e\.g|i\.e|no)\.$",
                            re.IGNORECASE)
-_CLAUSE_SEP = re.compile(  # "$1,200" keeps its comma
-    r"[，]\s*|\s+[—–]\s*|\s+--?\s+|(?<!\d),\s*|,(?!\d)\s*|"
+_CLAUSE_SEP = re.compile(  # "$1,200" keeps its comma, "my greyhound, Pancake." its name
+    r"[，]\s*|\s+[—–]\s*|\s+--?\s+|(?:(?<!\d),|,(?!\d))(?!\s*(?-i:[A-Z])[a-z]+\s*[.!?]?\s*$)\s*|"
     r"\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 

@@ -32,7 +32,7 @@ IDENTITY = _rx(
     r"\bI (just )?(joined|moved to)\b", r"\b(I|we) (just |recently )?(relocated|moved) (back )?to\b",
     r"\b(I|we)(?:'ve| have) got (an?|two|three|four|\d+)\b", r"养了|养着|在养",
     r"在\S{1,10}住了", r"住了\S{1,4}年",
-    r"我们?家在", r"我\S{0,4}在\S{0,12}(工作|上班|上学|读书|实习)", r"我在\S{1,8}(部|组|团队|公司|学校|医院|银行)",
+    r"我们?家在", r"我\S{0,4}在\S{0,12}(工作|上班|上夜班|打工|兼职|上学|读书|实习)", r"我在\S{1,8}(部|组|团队|公司|学校|医院|银行)",
     r"我(在|正在|一直)?(用|使用)", r"我们(公司|团队|组|项目|这边)?\S{0,6}(用的是|在用|基于|跑在|部署在)",
     r"我\S{0,4}(在|正在)(准备|备考|学|自学|考|带|做|搞|写|开发)", r"我(今年)?(高[一二三]|初[一二三]|大[一二三四]|研[一二三]|博[一二三])",
     r"我(刚|已经)?退休", r"我(自己)?是(做|搞|学)\S{1,8}的", r"是我(最|的)\S{0,2}(弱|强|擅长|短板)",
@@ -70,7 +70,7 @@ IDENTITY = _rx(
     r"days?|weeks?|months?|seconds?|tabs?|choices?)\b)",
     r"^(主要|平时|一般|经常)(是|用来|拿来|在)?(剪|拍|写|画|练)",
     r"\bI (mainly |mostly |primarily |usually )?(write|code|program) (in )?(?-i:[A-Z])",
-    rf"\bmy (\w+ )?({DOG_BREEDS}|{CAT_BREEDS}|dog|cat|puppy|kitten) (?-i:[A-Z])[a-z]+\b",
+    rf"\bmy (\w+ )?({DOG_BREEDS}|{CAT_BREEDS}|dog|cat|puppy|kitten),? (?-i:[A-Z])[a-z]+\b",
     r"\b(anniversary|birthday)\b.{0,12}\b(is|on|falls on)\b", r"(生日|纪念日)\S{0,4}(是|在)",
     r"我(白天|晚上|平时|工作日|周末)\S{0,3}(不在家|在家|上班|上课)",
     r"\b(sister|brother|friend|roommate|flatmate|colleague|coworker|teammate|boss|manager|neighbou?r|cousin|mom|mum|dad|mother|father|wife|husband|partner|son|daughter|boyfriend|girlfriend|aunt|uncle|grandma|grandpa)('s| is| was) (an?|the) ", r"(姐姐|妹妹|哥哥|弟弟|朋友|同事|室友|闺蜜|哥们|老公|老婆|女儿|儿子|爸|妈|男朋友|女朋友|对象|领导|老板)\S{0,4}(是(个|一名|一个)|在\S{1,10}(工作|上班|读书|上学))",
@@ -94,6 +94,9 @@ IDENTITY = _rx(
     r"我开的(是)?", r"我(的)?(儿子|女儿|孩子|闺女)\S{0,2}[一二三四五六七八九十两\d]{1,3}岁", r"passed away|去世|过世",
     r"\bI'?ve been \w+ing\b.{0,60}\b(for (about |almost |over |nearly )?\w+ (years|months)|since)\b", r"\bI (captain|skipper|pilot|crew)\b",
     r"^(大|高|初|研|博)[一二三四]了?$", r"考公|考编|省考|国考",
+    r"\bmy (\w+ ){0,2}(app|api|service|site|website|project|repo|server|bot|pipeline|startup)\b", r"(路由器|相机|显示器|键盘|耳机|平板)\S{0,2}(是|用的是)",
+    r"人在[\u4e00-\u9fff]{2,4}$", r"我(开|干|做|教)了\S{1,4}年", r"退下来", r"我在(?!家)[\u4e00-\u9fff]{2,6}做[^，。？?]{2,20}",
+    r"(我|自己)(新)?开了(个|家)",
 )
 PREFERENCE = _rx(
     r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
@@ -135,6 +138,7 @@ CONSTRAINT = _rx(
     r"(慢性|急性)?\S{0,2}(胃|肠|肝|肾|鼻|咽|皮)炎|不敢(碰|吃|喝)", r"colou?r ?blind|色弱|色盲",
     r"颈椎病|腰椎间盘|腰间盘|低血压|低血糖|贫血",
     r"\b(tendon\w*|tendinitis|carpal tunnel|sprain\w*|fractur\w*)\b|\bbroken (arm|leg|wrist|ankle)\b",
+    r"血压\S{0,2}(高|偏高|低|偏低)|血糖\S{0,2}(高|偏高)",
 )
 RULE = _rx(
     r"(以后|今后|之后|往后)\S{0,12}(都|请|要|别|不要|一律|统一|只)", r"一律|统一用",
@@ -198,6 +202,7 @@ CHANGE = _rx(
     r"调到|调去|外派|\btransferred to\b|\bended up\b|\bafter all\b|\bfell through\b|\bturns out\b|原来|packed up|卖了|提了(辆|台)|换了(辆|台)|买了(辆|台)",
     r"报到|工牌交了|交了工牌",
     r"迁到|迁移到|\bmigrated to\b",
+    r"辞了|不干了|(我|自己)(新)?开了(个|家)",
 )
 NEGATION = _rx(
     r"不再", r"不用了", r"已经不", r"以后(别|不要)再?", r"别再", r"不是\S{0,6}了", r"戒了",
@@ -206,6 +211,7 @@ NEGATION = _rx(
     r"离职|辞职", r"\bleft (my (job|company|team)|(?-i:[A-Z]))",
     r"\bgave up\b|\bgiving up\b|放弃了|结束了|告一段落",
     r"\bturns out I'?m not\b|\bI'?m not\b.{0,30}\bafter all\b|\bnot \w+ (after all|anymore)\b|原来(我)?(不|没)|其实(我)?不是|卖了|\bsold (my|the|our)\b",
+    r"辞了|不干了",
 )
 FORGET = _rx(
     r"(忘掉|忘了吧|忘记|删掉|删除|删了|删去|去掉|移除|别记|不要记|清除|清掉|清空|抹掉)",

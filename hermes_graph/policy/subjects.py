@@ -29,6 +29,8 @@ THIRD_PARTY = _rx(
     r"^(他|她|他们|她们)", r"我们?(的)?(室友|同事|朋友|老板|领导|同学|邻居|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|哥们|闺蜜|"
     r"姐姐|妹妹|哥哥|弟弟|奶奶|爷爷|外婆|外公|姥姥|姥爷|舅舅|阿姨|叔叔|姑姑|男朋友|女朋友|对象|上司|老师|客户|"
     r"组长|经理|主管|总监|导师|队友|合伙人|房东|室友|部长|班主任)", r"我(弟|哥|姐|妹)(?!们)",
+    r"我们?(的)?(部门|组|公司|团队|班|科室|单位)\S{0,2}(的)?(老|小)[\u4e00-\u9fff]",
+    r"^(老|小)[张王李赵刘陈杨黄周吴徐孙马胡朱郭何林高罗郑梁谢宋唐许韩冯邓曹彭曾肖田董潘袁蔡蒋余杜叶程魏苏吕丁沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江薛段雷侯史陶贺顾毛郝龚邵钱严武戴孔汤]",
     r"^(he|she|they)\b", r"\b(my|our) ((best|old|close|new|former|younger|older|little|big|elder) )?"
     r"(friend|roommate|flatmate|housemate|colleague|coworker|co-worker|teammate|team lead|"
     r"tech lead|supervisor|mentor|boss|manager|"
