@@ -155,3 +155,12 @@ def test_turns_out_not_retires_the_old_constraint(store: MemoryStore, clock: Fak
     clock.advance(days=20)
     say(store, "u", "s2", "Update: turns out I'm not lactose intolerant after all!", clock())
     assert not any("dairy-free" in c for c in contents(store, "u"))
+
+
+def test_a_negated_add_on_leaves_the_main_statement(store: MemoryStore, clock: FakeClock) -> None:
+    say(store, "u", "s1", "I teach ballet to kids at a studio in Providence, and I drive my old "
+        "Honda Fit there with the trunk full of costumes.", clock())
+    clock.advance(days=40)
+    say(store, "u", "s2", "Finally sold the car, it was dying anyway.", clock())
+    live = contents(store, "u")
+    assert any("ballet" in c for c in live) and not any("Honda" in c for c in live)

@@ -13,7 +13,12 @@ from langgraph.runtime import Runtime
 from hermes_graph.config import MemoryConfig
 from hermes_graph.nodes._common import context_of, now_of
 from hermes_graph.policy.bounded import HOT_STATUSES, decide_admission
-from hermes_graph.policy.gate import Neighbourhood, decide, forget_remainder
+from hermes_graph.policy.gate import (
+    Neighbourhood,
+    contradiction_remainder,
+    decide,
+    forget_remainder,
+)
 from hermes_graph.policy.normalize import normalize_key
 from hermes_graph.policy.slots import slots_named
 from hermes_graph.policy.topics import topics_named
@@ -95,16 +100,20 @@ def gate_candidates(store: MemoryStore, scope: str, session: str,
         pool = [m for m in pool if m.id not in decision.evict_ids]
         decisions.append(decision)
         if decision.action == "forget" and "all" not in candidate.qualifiers:
-            decisions += _kept_rests(store, scope, decision)
+            decisions += _kept_rests(store, scope, decision, forget_remainder)
+        elif decision.action in ("retire", "supersede") and candidate.negation \
+                and candidate.slot is None:
+            decisions += _kept_rests(store, scope, decision, contradiction_remainder)
     return _resolve_overlaps(decisions)
 
 
-def _kept_rests(store: MemoryStore, scope: str, forget: GateDecision) -> list[GateDecision]:
-    """A memory the request names only in part is erased whole (nothing of the named part
-    survives, not even in its history) and its other clauses are written anew."""
+def _kept_rests(store: MemoryStore, scope: str, decision: GateDecision,
+                remainder: Callable[[Memory, str], str | None]) -> list[GateDecision]:
+    """A memory a forget request or a negation names only in part goes whole (a forgotten
+    part leaves no trace, not even in history) and its other clauses are written anew."""
     rests: list[GateDecision] = []
-    for memory in (store.get(scope, i) for i in forget.target_ids):
-        rest = forget_remainder(memory, forget.candidate.content)
+    for memory in (store.get(scope, i) for i in decision.target_ids):
+        rest = remainder(memory, decision.candidate.content)
         if rest is None:
             continue
         kept = Candidate(content=rest, kind=memory.kind, category=memory.category,
@@ -114,7 +123,7 @@ def _kept_rests(store: MemoryStore, scope: str, forget: GateDecision) -> list[Ga
                          source_ref=dict(memory.source_ref))
         status = memory.status if memory.status in ("candidate", "confirmed") else "confirmed"
         rests.append(GateDecision(action="admit", candidate=kept, status=status,
-                                  reason=f"forget:kept_rest_of m{memory.id}"))
+                                  reason=f"{decision.action}:kept_rest_of m{memory.id}"))
     return rests
 
 

@@ -230,6 +230,21 @@ def forget_remainder(memory: Memory, request: str) -> str | None:
     return ("，" if _CJK.search(memory.content) else ", ").join(kept)
 
 
+def contradiction_remainder(memory: Memory, negation: str) -> str | None:
+    """What a retired memory still says when the negation names only one of its clauses:
+    "sold the car" retires "I drive my old Honda Fit there" out of "I teach ballet at a
+    studio in Providence, I drive my old Honda Fit there" and keeps the teaching."""
+    mine = {t for t in distinctive_terms(negation) if not _NEGATION_CHARS.search(t)}
+    concepts = concepts_of(negation)
+    clauses = [c.strip() for c in _CLAUSES.split(memory.content) if c.strip()]
+    kept = [c for c in clauses if not (mine & distinctive_terms(c) or concepts & concepts_of(c))]
+    # only an add-on named by its concept is cut out; when the main (first) statement is
+    # contradicted, what follows it elaborates it and goes too ("…, dairy-free at home")
+    if not concepts or not kept or kept[0] != clauses[0] or len(kept) == len(clauses):
+        return None
+    return ("，" if _CJK.search(memory.content) else ", ").join(kept)
+
+
 def reversed_negatives(candidate: Candidate, near: Neighbourhood) -> list[int]:
     """Live negative statements ("不吃碳水", "I don't drink coffee") that a positive change
     about the same thing reverses; the candidate itself must not refuse it too."""

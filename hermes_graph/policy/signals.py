@@ -203,6 +203,8 @@ CHANGE = _rx(
     r"报到|工牌交了|交了工牌",
     r"迁到|迁移到|\bmigrated to\b",
     r"辞了|不干了|(我|自己)(新)?开了(个|家)",
+    r"(已经)?(养好了|痊愈|康复了)|\b(recovered|healed|all clear)\b|可以正常吃",
+    r"\bsold (my|the|our)\b",
 )
 NEGATION = _rx(
     r"不再", r"不用了", r"已经不", r"以后(别|不要)再?", r"别再", r"不是\S{0,6}了", r"戒了",
@@ -212,6 +214,7 @@ NEGATION = _rx(
     r"\bgave up\b|\bgiving up\b|放弃了|结束了|告一段落",
     r"\bturns out I'?m not\b|\bI'?m not\b.{0,30}\bafter all\b|\bnot \w+ (after all|anymore)\b|原来(我)?(不|没)|其实(我)?不是|卖了|\bsold (my|the|our)\b",
     r"辞了|不干了",
+    r"(已经)?(养好了|好了|痊愈|康复了)|\b(recovered|healed|all clear)\b|可以正常吃",
 )
 FORGET = _rx(
     r"(忘掉|忘了吧|忘记|删掉|删除|删了|删去|去掉|移除|别记|不要记|清除|清掉|清空|抹掉)",

@@ -61,6 +61,7 @@ CONCEPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("smoking", _rx(r"烟", r"\b(smok\w*|cigarettes?|vap\w*)\b")),
     ("meat", _rx(r"肉", r"\b(meat|beef|pork|chicken|steak)\b")),
     ("sugar", _rx(r"糖|甜食|奶茶", r"\b(sugar|sweets|dessert|candy|soda)\b")),
+    ("car", _rx(r"开车|汽车|车子|(?<![火电高动列])车(?!站|票)", r"\b(car|cars|drive|driving|honda|toyota|ford|tesla|bmw|volkswagen|nissan|hyundai|kia|mazda|subaru)\b")),
     ("gaming", _rx(r"游戏|王者荣耀|原神|吃鸡", r"\b(gaming|video games?|games)\b")),
 )
 
