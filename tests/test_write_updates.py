@@ -164,3 +164,23 @@ def test_a_negated_add_on_leaves_the_main_statement(store: MemoryStore, clock: F
     say(store, "u", "s2", "Finally sold the car, it was dying anyway.", clock())
     live = contents(store, "u")
     assert any("ballet" in c for c in live) and not any("Honda" in c for c in live)
+
+
+def test_a_third_partys_fact_needs_the_query_to_name_them(store: MemoryStore,
+                                                          clock: FakeClock) -> None:
+    say(store, "u", "s1", "我同事小周最近确诊了抑郁症，在吃药。", clock())
+    about_me = recall_memories(store, "u", "最近排班乱，周末想放松一下，有啥推荐？", now=clock(),
+                               config=CONFIG)
+    about_him = recall_memories(store, "u", "小周最近状态不好，我该怎么跟他聊？", now=clock(),
+                                config=CONFIG)
+    assert not any("小周" in i["content"] for i in about_me)
+    assert any("小周" in i["content"] for i in about_him)
+
+
+def test_a_mixed_language_forget_request_takes_the_named_clauses(store: MemoryStore,
+                                                                 clock: FakeClock) -> None:
+    say(store, "u", "s1", "Training for 港百 next year, 目前体重 92 kg，身高 183。", clock())
+    say(store, "u", "s2", "Please 把我的体重 data delete 掉, 身高也一起, I don't want it stored.",
+        clock())
+    live = " | ".join(contents(store, "u"))
+    assert "港百" in live and "92" not in live and "183" not in live

@@ -43,6 +43,7 @@ from hermes_graph.policy.dates import (
     widen,
 )
 from hermes_graph.policy.frozen import confirmation_weight
+from hermes_graph.policy.gate import distinctive_terms
 from hermes_graph.policy.recall import (
     CurrentInstruction,
     core_rank,
@@ -216,7 +217,9 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
             continue  # heat of the moment: it steers nothing until said calmly
         core = "profile" in routes and is_core(memory, config)
         family = family_topic and memory.subject.startswith("user.")
-        if memory.subject != "user" and (self_only or not (family or keyword_hit or core)):
+        named_person = memory.subject == "third_party" and bool(
+            distinctive_terms(query) & distinctive_terms(subjects.person_terms(memory.content)))
+        if memory.subject != "user" and (self_only or not (family or named_person or core)):
             # others' facts come when the query names them or the family, never for the
             # user alone ("我自己想吃点…": the father's gout stays out)
             continue

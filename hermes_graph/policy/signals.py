@@ -56,7 +56,7 @@ IDENTITY = _rx(
     r"\s+(?-i:[A-Z])[a-z]+)",
     r"\bas an? [\w-]+( [\w-]+)?,? I\b", r"作为一(个|名)\S{1,8}", r"\bleft-?handed\b|\blefty\b|左撇子",
     r"我家(那|这)?(只|条|个|位)?\S{0,4}(叫|名叫)", r"(猫|狗|柯基|金毛|泰迪|柴犬|边牧|哈士奇)\S{0,3}(叫|名叫)",
-    r"\b(my|our|have|got)\b[^.]{0,40}\b(named|called) (?-i:[A-Z])", r"我们(的)?[^，。,.?？]{0,20}(全是|都是|全用|都用)",
+    r"\b(my|our|have|got|adopted)\b[^.]{0,40}\b(named|called) (?-i:[A-Z])", r"我们(的)?[^，。,.?？]{0,20}(全是|都是|全用|都用)",
     r"(打算|准备|计划|正在|在)(考|备考|报考)\S{1,8}", r"^我(现在|目前|人)?在[\u4e00-\u9fff]{2,5}$",
     r"^I'?m (now |currently )?(based )?in (?-i:[A-Z])[\w ]{1,30}$", r"我\S{0,3}是\S{1,6}(党|控|粉|迷)", r"我这(个)?人",
     r"我(平时|日常|一般|主要|现在|工作)\S{0,4}(用|使用)", r"我在\S{1,10}(做|当|担任)[^，。,.]{0,8}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师)",
@@ -95,8 +95,11 @@ IDENTITY = _rx(
     r"\bI'?ve been \w+ing\b.{0,60}\b(for (about |almost |over |nearly )?\w+ (years|months)|since)\b", r"\bI (captain|skipper|pilot|crew)\b",
     r"^(大|高|初|研|博)[一二三四]了?$", r"考公|考编|省考|国考",
     r"\bmy (\w+ ){0,2}(app|api|service|site|website|project|repo|server|bot|pipeline|startup)\b", r"(路由器|相机|显示器|键盘|耳机|平板)\S{0,2}(是|用的是)",
-    r"人在[\u4e00-\u9fff]{2,4}$", r"我(开|干|做|教)了\S{1,4}年", r"退下来", r"我在(?!家)[\u4e00-\u9fff]{2,6}做[^，。？?]{2,20}",
+    r"人在[\u4e00-\u9fff]{2,4}$", r"我(开|干|做|教)了\S{1,4}年", r"退下来", r"我在(?!家|想|考虑|琢磨|研究|看|学|犹豫|纠结)[^，。？?]{2,24}(做|当)[^，。？?]{1,20}",
     r"(我|自己)(新)?开了(个|家)",
+    r"我[^，。]{0,12}开了(个|家|间)\S{0,6}(店|铺|馆|厅|工作室|公司)", r"我在\S{1,10}开\S{1,6}(店|馆|厂|公司|工作室)", r"做了\S{0,3}年",
+    r"\bbeing an? [\w-]+( [\w-]+)? (at|in|for)\b", r"\bI'?m on call\b", r"\bfor a living\b|\bcontract work\b",
+    r"\b(my|our) (\w+ ){0,2}(package|rate|price|fee|pricing)s? (is|are|starts?)\b", r"\b(adopted|rescued) an? (\w+ ){0,2}(dog|cat|puppy|kitten|greyhound|retriever|terrier)\b",
 )
 PREFERENCE = _rx(
     r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
@@ -164,6 +167,7 @@ RULE = _rx(
     r"^(以后|今后|往后|从今以后)(涉及|遇到|碰到|有关|关于|凡是|只要|如果|问)",
     r"给我写[^，。]{0,12}(的话|时)", r"\b(talk|speak|write) to me (like|as|in)\b|\bstraight answers\b|\bnone of that\b",
     r"(别|不要)超过\S{0,4}(字|句|条|段)|纯文本|分点|分条", r"\b(ground rules|house rules|rules for)\b|\bany \w+ you write\b",
+    r"(用|使用)\s?(English|Chinese)\b",
 )
 STANDING_RULE = _rx(
     r"以后|今后|之后|每次|一律|统一|永远|始终|记得|别|不要|不许|请|控制在|结论",
@@ -205,6 +209,7 @@ CHANGE = _rx(
     r"辞了|不干了|(我|自己)(新)?开了(个|家)",
     r"(已经)?(养好了|痊愈|康复了)|\b(recovered|healed|all clear)\b|可以正常吃",
     r"\bsold (my|the|our)\b",
+    r"\bfrom this (season|year|month)\b|\bwent up\b|\bcosts? went up\b",
 )
 NEGATION = _rx(
     r"不再", r"不用了", r"已经不", r"以后(别|不要)再?", r"别再", r"不是\S{0,6}了", r"戒了",
@@ -225,6 +230,7 @@ FORGET = _rx(
     r"别存|不要存|别保存|\bscratch (that|what)\b",
     r"\b(delete|erase|wipe|clear|forget) (everything|all)\b|\bclean slate\b",
     r"别\S{0,3}(存|记)|不要\S{0,3}(存|记)|不想(让你)?(留着|记着|存着)|别留|不要留", r"\bpretend I never said\b|\bhold ?on ?to\b",
+    r"\bscrap (that|what|it|this)\b|\b(not|off) (on |the )?record\b|\b(don'?t|do not) want (it|that|this|them) (stored|kept|saved|remembered)\b|\bdelete\b",
 )
 
 FORGET_SELF = _rx(
@@ -238,7 +244,7 @@ FORGET_IMPERATIVE = _rx(
     r"^((please|pls|just|also|and|ok(ay)?|actually|hey|so|oh|now|then|kindly|but|no|"
     r"on second thought|wait)[,\s—–-]+)*"
     r"((can|could|would|will) you (please )?|I (want|need|'?d like|would like) you to |"
-    r"you (can|should|may) )?(forget|delete|erase|remove|wipe|scratch|drop|clear|purge|get rid of|"
+    r"you (can|should|may) )?(forget|delete|erase|remove|wipe|scratch|scrap|drop|clear|purge|get rid of|"
     r"(don'?t|do not|stop|no need to) (keep|store|remember|save|record|hold ?on ?to))\b",
 )
 """An English forget request is an imperative ("Actually, forget the health stuff")."""
@@ -302,6 +308,7 @@ ONE_OFF_TIME = _rx(
     r"\b(today|tonight|tomorrow|yesterday|this (week|weekend|morning|afternoon|evening)|"
     r"next (week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|right now|later today)\b",
     r"这两天|这几天|最近几天",
+    r"\bon (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|(?<!每)(?<!每个)(周|星期)[一二三四五六日天]",
 )
 EMOTIONAL = _rx(
     r"烦死|气死|受不了了|崩溃|累死|烦透|滚|去死|太烦了|太累了|气炸|无语|再也不想|紧张|干脆\S{0,12}算了",
@@ -313,6 +320,7 @@ EMOTIONAL = _rx(
     r"\bI'?m (such )?an? (idiot|failure|loser|mess|moron)\b|can'?t do anything right|\bI'?m so (stupid|dumb|useless)\b",
     r"我(就是个|真是个)?(废物|白痴|傻子|笨蛋)|什么都做不好|一天都待不下去|破公司|受够了",
     r"\bI'?m the worst\b|\bworst \w+ (alive|ever)\b",
+    r"\b(total|complete) (fraud|failure|idiot|loser)\b|\bis garbage\b|\bI suck\b",
 )
 TEMPORARY_CONDITION = _rx(
     r"\b(sore throat|cold|flu|fever|cough|hangover|jet ?lag|headache|migraine)\b", r"发烧|感冒|咳嗽|头疼|头痛|嗓子疼|宿醉|倒时差",
@@ -374,7 +382,7 @@ REMEMBER = _rx(r"别忘了|别忘记|不要忘了|记住|记得提醒|\bdon'?t (
 """The user asks us to keep something, dated or not ("别忘了我下周四要交开题报告")."""
 RETRACT = _rx(r"\b(that|this) one\b|\bpretend I never said\b|刚才那句|刚说的那个|这句")
 """A forget request that points back at what was just said in the same message."""
-CN_ADDRESSED = _rx(r"你|帮我|请|麻烦|别|不要", r"把[^，。]{0,12}(删|忘|清|去掉|抹)", r"(删|忘|清|抹|去)\S{0,3}吧",
+CN_ADDRESSED = _rx(r"你|帮我|请|麻烦|别|不要", r"把[^，。]{0,20}(删|忘|清|去掉|抹|delete|remove|forget)", r"(删|忘|清|抹|去)\S{0,3}吧",
                    r"^(忘掉|忘了|删掉|删除|清除|清空|抹掉|去掉)")
 """A Chinese forget verb speaks to us ("把我住址那条删了", "别记了"), not of the past
 ("旧代码全删了")."""
@@ -389,7 +397,7 @@ def forget_request(text: str) -> bool:
     addressed = FORGET_SELF.sub(" ", text)
     if not (matches(FORGET, addressed) and matches(FORGET_TARGET, addressed)):
         return False
-    if _CJK.search(addressed):
-        return matches(CN_ADDRESSED, addressed)
+    if _CJK.search(addressed):  # mixed text may ask in either language
+        return matches(CN_ADDRESSED, addressed) or FORGET_IMPERATIVE.match(addressed.strip()) is not None
     return matches(TO_YOU, addressed) or FORGET_IMPERATIVE.match(addressed.strip()) is not None
 

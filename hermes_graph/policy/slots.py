@@ -21,7 +21,7 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"\b(I'?m|we'?re) (now )?(in|based in|living in) (?-i:[A-Z])[\w ]{0,20}\bnow\b|"
         r"\b(I|we|family) (still |now |currently )?lives? (in|at|on|near)\b|\bliving in\b|"
         r"\bbased in\b|"
-        r"\bmoved (back )?to\b|\b(relocated|relocating|moving) (me |us )?to\b|\bwhere I live\b|"
+        r"\bmoved (back |up |down |over |out )?to\b|\b(relocated|relocating|moving) (me |us )?to\b|\bwhere I live\b|"
         r"\bmy (location|(home |postal |street )?address|home town|hometown)\b",
         re.IGNORECASE),
     "employer": re.compile(
@@ -47,6 +47,9 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"(我的?|用的?是?|换了?|买了)\S{0,2}(电脑|笔记本|台式机)|(电脑|笔记本)(是|用的|换|买)|"
         r"\b(MacBook|ThinkPad|XPS|Surface|iMac|Chromebook)\b|\bmy (laptop|computer|desktop)\b",
         re.IGNORECASE),
+    "pricing": re.compile(
+        r"\b(base |starting |hourly |day )?(package|rate|price|fee)s? (is|are|starts? at)\b|收费|报价是|价格是",
+        re.IGNORECASE),
     "car": re.compile(
         r"我(的)?(那|这)?(台|辆)\S{0,8}(车|开了)|我开的|提了(辆|台)|换了(辆|台)|买了(辆|台)|旧车|\bmy car\b|"
         r"\bI drive an?\b|\bmy new car\b", re.IGNORECASE),
@@ -68,7 +71,9 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"carnivore|flexitarian|paleo)\b|\bI (eat|went|go|have gone|'ve gone) (vegetarian|vegan|"
         r"pesc[ae]tarian|keto|paleo)\b", re.IGNORECASE),
     "job": re.compile(
-        r"我(是|做)(一名|一个|个)?\S{0,6}(工程师|设计师|老师|医生|护士|律师|会计|程序员|产品经理|学生|插画师)|"
+        r"我(是|做|当)(一名|一个|个)?\S{0,6}(工程师|设计师|老师|医生|护士|律师|会计|程序员|产品经理|学生|插画师|教练|司机|厨师|"
+        r"教师|警察|记者|编辑|主播|摄影师|翻译|药剂师|店主|画家|作家|演员|导游|快递员|外卖员|骑手|理发师|咖啡师|面包师)|"
+        r"我在\S{1,10}(当|做)\S{0,6}(教练|司机|厨师|老师|医生|护士|咖啡师|面包师|摄影师)|"
         r"\bI'?m an? (freelance |senior |junior )?(?!(runner|rower|swimmer|climber|beginner|gamer|reader|"
         r"lover|member|owner|user|believer|learner|speaker|drinker|eater|sleeper|smoker|player|golfer|"
         r"cyclist|vegetarian|pescatarian|keeper|hiker|baker|fan|walker|traveller|traveler)\b)"

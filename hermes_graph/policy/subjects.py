@@ -66,7 +66,7 @@ FAMILY_CANONICAL: tuple[tuple[re.Pattern[str], str], ...] = (
     (_rx(r"狗|狗狗", r"\b(dog|dogs|puppy)\b", DOG_BREEDS), "dog"),
 )
 FAMILY_TOPIC = _rx(
-    r"母亲|父亲|妈妈|爸爸|老妈|老爸|\b(mom|mum|mother|dad|father)('s)?\b",
+    r"母亲|父亲|妈妈|爸爸|老妈|老爸|老公|老婆|媳妇|丈夫|妻子|儿子|女儿|闺女|爷爷|奶奶|外公|外婆|\b(mom|mum|mother|dad|father)('s)?\b",
     r"家人|全家|一家|家里人|孩子|娃|亲子|父母|爸妈|老人|宠物|我(的)?(爸|妈|老婆|老公|女儿|儿子|猫|狗)",
     r"\b(family|families|kids?|children|child|"
     r"parents|my (son|daughter|wife|husband|partner|mom|dad|cat|dog)|pets?)\b",
@@ -102,3 +102,16 @@ def clause_subject(clause: str) -> str | None:
     if FAMILY_SUBJECT.match(clause) or THIRD_PARTY.match(clause):
         return "other"
     return "user" if SUBJECT_USER.match(clause) else None
+
+
+_NAME_AFTER = re.compile(r"[\u4e00-\u9fff]{1,2}|\s+[A-Z][a-z]+")
+
+
+def person_terms(content: str) -> str:
+    """The words naming the third party a memory is about ("我同事小周", "My teammate
+    Mike"): a query must share one of them to recall that person's facts."""
+    found = THIRD_PARTY.search(simplified(content))
+    if found is None:
+        return ""
+    name = _NAME_AFTER.match(content, found.end())  # "小周", " Mike"
+    return content[found.start():name.end() if name else found.end()]
