@@ -300,3 +300,12 @@ def test_a_colleague_named_by_surname_is_a_third_party() -> None:
     [candidate] = kept("我们部门老张血压一直高，一天还抽一包烟。")
     assert candidate.subject == "third_party"
     assert kept("公司楼下新开了家奶茶店。") == []
+
+
+@pytest.mark.parametrize(("text", "everything"), [
+    ("Delete everything you know about me.", True),
+    ("Wipe everything you know about my ex. Fully.", False),
+])
+def test_everything_about_someone_else_is_no_forget_all(text: str, everything: bool) -> None:
+    [request] = [c for c in extract(text) if c.forget]
+    assert (request.qualifiers == ("all",)) is everything

@@ -95,11 +95,12 @@ IDENTITY = _rx(
     r"\bI'?ve been \w+ing\b.{0,60}\b(for (about |almost |over |nearly )?\w+ (years|months)|since)\b", r"\bI (captain|skipper|pilot|crew)\b",
     r"^(大|高|初|研|博)[一二三四]了?$", r"考公|考编|省考|国考",
     r"\bmy (\w+ ){0,2}(app|api|service|site|website|project|repo|server|bot|pipeline|startup)\b", r"(路由器|相机|显示器|键盘|耳机|平板)\S{0,2}(是|用的是)",
-    r"人在[\u4e00-\u9fff]{2,4}$", r"我(开|干|做|教)了\S{1,4}年", r"退下来", r"我在(?!家|想|考虑|琢磨|研究|看|学|犹豫|纠结)[^，。？?]{2,24}(做|当)[^，。？?]{1,20}",
+    r"人在[\u4e00-\u9fff]{2,4}$", r"我(开|干|做|教)了\S{1,4}年", r"退下来", r"我在(?!家|想|考虑|琢磨|研究|看|学|犹豫|纠结)[^，。？?]{2,40}(做|当)[^，。？?]{1,20}",
     r"(我|自己)(新)?开了(个|家)",
     r"我[^，。]{0,12}开了(个|家|间)\S{0,6}(店|铺|馆|厅|工作室|公司)", r"我在\S{1,10}开\S{1,6}(店|馆|厂|公司|工作室)", r"做了\S{0,3}年",
     r"\bbeing an? [\w-]+( [\w-]+)? (at|in|for)\b", r"\bI'?m on call\b", r"\bfor a living\b|\bcontract work\b",
     r"\b(my|our) (\w+ ){0,2}(package|rate|price|fee|pricing)s? (is|are|starts?)\b", r"\b(adopted|rescued) an? (\w+ ){0,2}(dog|cat|puppy|kitten|greyhound|retriever|terrier)\b",
+    r"\bI (build|make|craft|repair|restore|breed|grow|raise|host|rent out) \w+", r"\bI'?m (the )?(head|chief|lead|senior|junior|assistant) [\w-]+", r"我在\S{1,10}卖",
 )
 PREFERENCE = _rx(
     r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
@@ -115,6 +116,7 @@ PREFERENCE = _rx(
     r"\bI do (\w+ ){0,3}(shopping|banking|groceries) at\b",
     r"(妈|爸|老婆|老公|女儿|儿子|朋友|同事|男朋友|女朋友)\S{0,3}(很|最|特别|比较)?(喜欢|爱|讨厌)",
     r"迷上|着迷",
+    r"都选|只坐|只用|只买|只喝|只吃|\balways (pick|choose|book|fly|take)\b|\bonly (fly|use|buy|drink|eat)\b",
 )
 CONSTRAINT = _rx(
     r"过敏", r"(不|不能|没法)(吃|喝|碰)", r"忌口", r"预算", r"素食", r"吃素", r"怀孕", r"糖尿病", r"高血压",
@@ -267,7 +269,8 @@ FORGET_TARGET = _rx(
 """A forget verb only counts when it points at what the user told us."""
 FORGET_ALL = _rx(
     r"(全部|所有|一切)\S{0,6}(清|删|忘)", r"(清|删|忘)\S{0,4}(全部|所有|一切)",
-    r"\bforget (everything|all)\b(?! about)", r"\b(delete|erase|wipe|clear) (everything|all)\b(?! about)",
+    r"\bforget (everything|all)\b(?!.{0,30}\babout (?!me\b|myself\b))",
+    r"\b(delete|erase|wipe|clear) (everything|all)\b(?!.{0,30}\babout (?!me\b|myself\b))",
     r"\ball of it\b",
     r"\bclean slate\b|\bstart (fresh|over) with (no|zero) memor",
 )
