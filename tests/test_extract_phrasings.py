@@ -309,3 +309,12 @@ def test_a_colleague_named_by_surname_is_a_third_party() -> None:
 def test_everything_about_someone_else_is_no_forget_all(text: str, everything: bool) -> None:
     [request] = [c for c in extract(text) if c.forget]
     assert (request.qualifiers == ("all",)) is everything
+
+
+def test_in_laws_and_colleagues_are_not_the_user() -> None:
+    [mil] = kept("我婆婆上周做了膝关节置换手术，现在出院在家。")
+    assert mil.subject == "user.in_law"
+    [colleague] = kept("同事小王怀孕四个月了，我们几个想凑钱送个礼物。")
+    assert colleague.subject == "third_party"
+    boss = kept("老板把我调到上海分公司了，房子先租在了张江。")
+    assert all(c.subject == "user" for c in boss)

@@ -212,6 +212,7 @@ CHANGE = _rx(
     r"(已经)?(养好了|痊愈|康复了)|\b(recovered|healed|all clear)\b|可以正常吃",
     r"\bsold (my|the|our)\b",
     r"\bfrom this (season|year|month)\b|\bwent up\b|\bcosts? went up\b",
+    r"压到|砍到|\bcut (it |my budget )?(down )?to\b|离开了",
 )
 NEGATION = _rx(
     r"不再", r"不用了", r"已经不", r"以后(别|不要)再?", r"别再", r"不是\S{0,6}了", r"戒了",
@@ -222,6 +223,7 @@ NEGATION = _rx(
     r"\bturns out I'?m not\b|\bI'?m not\b.{0,30}\bafter all\b|\bnot \w+ (after all|anymore)\b|原来(我)?(不|没)|其实(我)?不是|卖了|\bsold (my|the|our)\b",
     r"辞了|不干了",
     r"(已经)?(养好了|好了|痊愈|康复了)|\b(recovered|healed|all clear)\b|可以正常吃",
+    r"离开了",
 )
 FORGET = _rx(
     r"(忘掉|忘了吧|忘记|删掉|删除|删了|删去|去掉|移除|别记|不要记|清除|清掉|清空|抹掉)",
@@ -257,6 +259,7 @@ RESTATEMENT = _rx(
     r"\b(as I said before|like I said|I'?ll say it again|(tell|told) you again)\b",
     r"\bas I'?ve (said|told you|mentioned)\b|\bI keep telling you\b|跟你说过|老规矩|说过好多次",
     r"提醒一下|再提醒|\breminder\b",
+    r"\byou know this\b|\bas always\b|你知道的|老样子|重复一下|还是我",
 )
 """The user repeats something already said: a confirmation, not a new memory."""
 FORGET_TARGET = _rx(
@@ -324,6 +327,8 @@ EMOTIONAL = _rx(
     r"我(就是个|真是个)?(废物|白痴|傻子|笨蛋)|什么都做不好|一天都待不下去|破公司|受够了",
     r"\bI'?m the worst\b|\bworst \w+ (alive|ever)\b",
     r"\b(total|complete) (fraud|failure|idiot|loser)\b|\bis garbage\b|\bI suck\b",
+    r"失败的(妈妈|爸爸|人)|\bfailure\b|都不管了",
+    r"\bcan'?t (do|cook|make|get) anything\b",
 )
 TEMPORARY_CONDITION = _rx(
     r"\b(sore throat|cold|flu|fever|cough|hangover|jet ?lag|headache|migraine)\b", r"发烧|感冒|咳嗽|头疼|头痛|嗓子疼|宿醉|倒时差",
@@ -349,7 +354,7 @@ DISCOURSE_PREFIX = _rx(
     r"heads up|btw|by the way|also|and|so|oh|just so you know|actually|personally|small update|"
     r"quick update|honestly|fyi|for the record|quick context|"
     r"context|update|big news|news|anyway|ok|okay|got it|cool|ah right|remember|again|general preference|"
-    r"再说一次|再说一遍|再强调一下|记住|忘了说|forgot to mention|别忘了|别忘记|不要忘了|"
+    r"再说一次|再说一遍|再强调一下|记住|忘了说|forgot to mention|别忘了|别忘记|不要忘了|update ?一下|更新一下|"
     r"remember that|don'?t forget that)[:：,，.!\s]*",
 )
 

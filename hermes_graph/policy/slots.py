@@ -29,7 +29,7 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"\bmy (employer|company)\b|"
         r"\bwhere I work\b|\bjoined \S+ as\b|\bleft (my (job|company)|(?-i:[A-Z]))|换工作|换了工作|"
         r"\bchanged jobs\b|\bnew job\b|"
-        r"在\S{1,10}(做|当)[^，。,.]{0,8}(经理|工程师|设计|运营|产品|开发|销售)",
+        r"在\S{1,10}(做|当)[^，。,.]{0,8}(经理|工程师|设计|运营|产品|开发|销售|测试|QA)",
         re.IGNORECASE),
     "phone": re.compile(
         r"(我的?|用的?是?|换了?|买了)\S{0,2}手机|手机(是|用的|换|买)|iPhone|安卓|Android|"
@@ -68,7 +68,9 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"我\S{0,4}(吃素|素食|纯素|蛋奶素|生酮)|"
         r"\bI'?m (now |a |mostly |strictly |fully |basically )*"
         r"(vegetarian|vegan|pesc[ae]tarian|keto|"
-        r"carnivore|flexitarian|paleo)\b|\bI (eat|went|go|have gone|'ve gone) (vegetarian|vegan|"
+        r"carnivore|flexitarian|paleo)\b|"
+        r"\b(started|start|starting|going|went|go) (on )?(keto|vegan|vegetarian|paleo|pesc[ae]tarian|mediterranean)\b|"
+        r"\bI (eat|went|go|have gone|'ve gone) (vegetarian|vegan|"
         r"pesc[ae]tarian|keto|paleo)\b", re.IGNORECASE),
     "job": re.compile(
         r"我(是|做|当)(一名|一个|个)?\S{0,6}(工程师|设计师|老师|医生|护士|律师|会计|程序员|产品经理|学生|插画师|教练|司机|厨师|"
@@ -96,6 +98,7 @@ CLOSED_SLOT_VALUES: Mapping[str, Mapping[str, re.Pattern[str]]] = {
         "carnivore": re.compile(r"\bcarnivore\b", re.IGNORECASE),
         "flexitarian": re.compile(r"\bflexitarian\b", re.IGNORECASE),
         "paleo": re.compile(r"\bpaleo\b", re.IGNORECASE),
+        "mediterranean": re.compile(r"\bmediterranean\b|地中海", re.IGNORECASE),
     },
     "language": {
         "zh": re.compile(r"中文|汉语|简体|繁体|\bchinese\b", re.IGNORECASE),

@@ -28,7 +28,7 @@ SUBJECT_USER = _rx(r"^(I|I'm|I've|I'd|I'll|I am|my|me|myself|我(?!们))\b", r"^
 THIRD_PARTY = _rx(
     r"^(他|她|他们|她们)", r"我们?(的)?(室友|同事|朋友|老板|领导|同学|邻居|表哥|表姐|表弟|表妹|堂哥|堂姐|堂弟|堂妹|哥们|闺蜜|"
     r"姐姐|妹妹|哥哥|弟弟|奶奶|爷爷|外婆|外公|姥姥|姥爷|舅舅|阿姨|叔叔|姑姑|男朋友|女朋友|对象|上司|老师|客户|"
-    r"组长|经理|主管|总监|导师|队友|合伙人|房东|室友|部长|班主任)", r"我(弟|哥|姐|妹)(?!们)",
+    r"组长|经理|主管|总监|导师|队友|合伙人|房东|室友|部长|班主任)", r"我(弟|哥|姐|妹)(?!们)", r"^(同事|朋友|闺蜜|室友|邻居|客户|同学)(?!\S{0,3}(把我|让我|给我|叫我))",
     r"我们?(的)?(部门|组|公司|团队|班|科室|单位)\S{0,2}(的)?(老|小)[\u4e00-\u9fff]",
     r"^(老|小)[张王李赵刘陈杨黄周吴徐孙马胡朱郭何林高罗郑梁谢宋唐许韩冯邓曹彭曾肖田董潘袁蔡蒋余杜叶程魏苏吕丁沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江薛段雷侯史陶贺顾毛郝龚邵钱严武戴孔汤]",
     r"^(he|she|they)\b", r"\b(my|our) ((best|old|close|new|former|younger|older|little|big|elder) )?"
@@ -62,6 +62,7 @@ FAMILY_CANONICAL: tuple[tuple[re.Pattern[str], str], ...] = (
     (_rx(r"爸|父亲", _kin("dad", "father")), "father"),
     (_rx(r"孩子|宝宝|老大|老二|老三|大宝|二宝|小宝|双胞胎", r"\b(the|my|our) twins\b", _kin("kid", "kids", "child", "children", "baby", "toddler",
                                               "infant", "newborn", "teen", "teenager")), "child"),
+    (_rx(r"婆婆|公公|岳母|岳父|丈母娘|老丈人", r"\b(mother|father)-in-law\b"), "in_law"),
     (_rx(r"猫|猫咪", r"\b(cat|cats|kitten)\b", CAT_BREEDS), "cat"),
     (_rx(r"狗|狗狗", r"\b(dog|dogs|puppy)\b", DOG_BREEDS), "dog"),
 )
@@ -82,7 +83,8 @@ FAMILY_SUBJECT = _rx(
     r"^我(的|家)?(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸|妈|爸|猫|狗)",
     r"^(my|our) ((little|older|younger|elder|baby|eldest|youngest) )?(daughter|son|wife|husband|"
     r"partner|kid|child|baby|mom|mum|dad|mother|father|cat|dog)\b", rf"^(my|our) (\w+ )?({DOG_BREEDS}|{CAT_BREEDS})",
-    r"^我(家)?(那|这)?(只|条)?(猫|狗|柯基|金毛|泰迪|柴犬|边牧|哈士奇)",
+    r"^我(家)?(那|这)?(只|条)?(猫|狗|柯基|金毛|泰迪|柴犬|边牧|哈士奇)", r"^我(的)?(婆婆|公公|岳母|岳父|丈母娘|老丈人)",
+    r"^my (mother|father)-in-law\b",
 )
 """A clause whose grammatical subject is a family member (or pet) of the user."""
 

@@ -43,7 +43,7 @@ FORGET_TOPICS: tuple[Topic, ...] = (
     Topic("money",
           _rx(r"\b(money|finances?|financial|salary|income|debts?|savings)\b",
               r"钱|财务|收入|工资|薪水|存款|负债|贷款"),
-          _rx(r"\b(salary|income|debts?|loans?|mortgage|savings|earn\w*|paid|\$\s?\d)",
+          _rx(r"\b(salary|income|debts?|loans?|mortgage|savings|earn\w*|paid|making)\b", r"[$£€¥]\s?\d",
               r"工资|薪水|收入|月薪|年薪|存款|贷款|房贷|负债|欠")),
     Topic("relationships",
           _rx(r"\b(relationship|dating|love life|divorce|breakup|ex)\b",
