@@ -318,3 +318,13 @@ def test_in_laws_and_colleagues_are_not_the_user() -> None:
     assert colleague.subject == "third_party"
     boss = kept("老板把我调到上海分公司了，房子先租在了张江。")
     assert all(c.subject == "user" for c in boss)
+
+
+@pytest.mark.parametrize(("text", "category"), [
+    ("I drive for Lyft full time in Phoenix and my Corolla is at 240k miles.", "identity"),
+    ("When you tell me anything health-related, please cite where it comes from.", "rule"),
+    ("我都用 Kindle 看书，推荐几本科幻", "identity"),
+    ("我在备战三月份的厦门马拉松，全马，目标破四。", "identity"),
+])
+def test_work_habits_goals_and_citation_rules(text: str, category: str) -> None:
+    assert category in [c.category for c in kept(text)]

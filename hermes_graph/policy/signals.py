@@ -101,6 +101,8 @@ IDENTITY = _rx(
     r"\bbeing an? [\w-]+( [\w-]+)? (at|in|for)\b", r"\bI'?m on call\b", r"\bfor a living\b|\bcontract work\b",
     r"\b(my|our) (\w+ ){0,2}(package|rate|price|fee|pricing)s? (is|are|starts?)\b", r"\b(adopted|rescued) an? (\w+ ){0,2}(dog|cat|puppy|kitten|greyhound|retriever|terrier)\b",
     r"\bI (build|make|craft|repair|restore|breed|grow|raise|host|rent out) \w+", r"\bI'?m (the )?(head|chief|lead|senior|junior|assistant) [\w-]+", r"我在\S{1,10}卖",
+    r"\bI (drive|work|deliver|ride) for (?-i:[A-Z])\w+", r"\bfull[- ]time\b|\bpart[- ]time\b", r"\bI rotate\b|\bnight shifts?\b|\bon the \w+ ward\b",
+    r"我(都|一直|平时都)(用|使用)", r"我\s?\S{1,10}党", r"我\S{0,4}(在|正在)(备战|训练|练习)",
 )
 PREFERENCE = _rx(
     r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
@@ -170,6 +172,7 @@ RULE = _rx(
     r"给我写[^，。]{0,12}(的话|时)", r"\b(talk|speak|write) to me (like|as|in)\b|\bstraight answers\b|\bnone of that\b",
     r"(别|不要)超过\S{0,4}(字|句|条|段)|纯文本|分点|分条", r"\b(ground rules|house rules|rules for)\b|\bany \w+ you write\b",
     r"(用|使用)\s?(English|Chinese)\b",
+    r"\bcite\b|\bwith a link\b|附上\S{0,4}(来源|出处|链接)|注明(来源|出处)", r"\bwhen you (tell|give|recommend|suggest) me\b",
 )
 STANDING_RULE = _rx(
     r"以后|今后|之后|每次|一律|统一|永远|始终|记得|别|不要|不许|请|控制在|结论",
@@ -178,6 +181,7 @@ STANDING_RULE = _rx(
     r"suggest|recommend|send|make)\b",
     r"都用|一直用",
     r"的话|的时候",
+    r"\bwhen you (tell|give|recommend|suggest) me\b",
 )
 """What makes a rule-like clause a standing rule even when phrased as a request."""
 DECISION = _rx(
