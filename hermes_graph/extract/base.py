@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
 from hermes_graph.config import MemoryConfig
+from hermes_graph.policy.normalize import has_han
 from hermes_graph.types import Candidate, Memory
-
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 Role = Literal["user", "assistant"]
 
@@ -58,5 +56,5 @@ def source_ref(turn: Turn) -> dict[str, object]:
 def too_short(content: str, config: MemoryConfig) -> bool:
     """Too short to be a memory: measured in characters, with Chinese text given its own
     threshold since one character there carries about as much as an English word."""
-    limit = config.min_content_chars_cjk if _CJK.search(content) else config.min_content_chars
+    limit = config.min_content_chars_cjk if has_han(content) else config.min_content_chars
     return len(content.strip()) < limit

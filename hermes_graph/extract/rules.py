@@ -20,6 +20,7 @@ from hermes_graph.extract.base import Turn, source_ref, too_short
 from hermes_graph.policy import privacy, subjects
 from hermes_graph.policy import signals as sig
 from hermes_graph.policy.dates import with_absolute_dates
+from hermes_graph.policy.normalize import has_han
 from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 
@@ -29,7 +30,6 @@ _ABBREVIATION = re.compile(r"\b(dr|mr|mrs|ms|prof|st|mt|jr|sr|vs|etc|e\.g|i\.e|n
 _CLAUSE_SEP = re.compile(  # "$1,200" keeps its comma, "my greyhound, Pancake." its name
     r"[，]\s*|\s+[—–]\s*|\s+--?\s+|(?:(?<!\d),|,(?!\d))(?!\s*(?-i:[A-Z])[a-z]+\s*[.!?]?\s*$)\s*|"
     r"\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 DEFAULT_IMPORTANCE: dict[Category, int] = {
     "rule": 8, "constraint": 9, "identity": 7, "preference": 6, "fact": 5, "event": 5,
@@ -103,11 +103,11 @@ def split_clauses(sentence: str) -> list[str]:
 
 def _bare(clause: str) -> bool:
     """A statement too short to stand alone ("I'm pretty allergic", "受不了")."""
-    return len(clause) <= 3 if _CJK.search(clause) else len(clause.split()) <= 4
+    return len(clause) <= 3 if has_han(clause) else len(clause.split()) <= 4
 
 
 def _join(clauses: list[str]) -> str:
-    glue = "，" if any(_CJK.search(c) for c in clauses) else ", "
+    glue = "，" if any(has_han(c) for c in clauses) else ", "
     return glue.join(clauses)
 
 

@@ -51,7 +51,8 @@ def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neigh
                            query_vector=store.embed_document(candidate.content))
     holders = store.list(scope, statuses=LIVE_STATUSES, slots=slots) if slots else []
     # a memory fills one slot column, but its words may name another ("我在北京做产品，住望京")
-    holders += [h.memory for h in similar if h.memory.id not in {m.id for m in holders}
+    held = {m.id for m in holders}
+    holders += [h.memory for h in similar if h.memory.id not in held
                 and h.memory.slot not in slots and set(slots) & set(slots_named(h.memory.content))]
     return Neighbourhood(
         exact=store.find_exact(scope, candidate.content, statuses=PARKED_OR_LIVE),

@@ -191,6 +191,7 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     skip = should_skip(query, config)
     family_topic = signals.matches(subjects.FAMILY_TOPIC, query)
     self_only = signals.matches(subjects.SELF_ONLY, query)
+    terms = distinctive_terms(query)
     named_days = query_windows(query) if config.time_anchor_boost > 0 else []
     windows = [widen(w, config.time_anchor_slack_days) for w in named_days]
     found = _gather(store, scope, query, topic, skip=skip, family_topic=family_topic,
@@ -218,7 +219,7 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
         core = "profile" in routes and is_core(memory, config)
         family = family_topic and memory.subject.startswith("user.")
         named_person = memory.subject == "third_party" and bool(
-            distinctive_terms(query) & distinctive_terms(subjects.person_terms(memory.content)))
+            terms & distinctive_terms(subjects.person_terms(memory.content)))
         if memory.subject != "user" and (self_only or not (family or named_person or core)):
             # others' facts come when the query names them or the family, never for the
             # user alone ("我自己想吃点…": the father's gout stays out)

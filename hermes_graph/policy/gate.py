@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.policy.frozen import override_action
-from hermes_graph.policy.normalize import query_terms
+from hermes_graph.policy.normalize import has_han, query_terms
 from hermes_graph.policy.slots import GENERIC_SLOT_TERMS, closed_value, slots_named
 from hermes_graph.policy.subjects import clause_subject
 from hermes_graph.policy.topics import concepts_of, on_topic, topics_named
@@ -27,7 +27,6 @@ _NEGATIVE = re.compile(
     r"不(吃|喝|碰|用|抽)|\b(don'?t|do not|never|can'?t|cannot) (eat|drink|have|use|touch|smoke)\b|"
     r"\bno (meat|fish|dairy|sugar|alcohol|caffeine|coffee|carbs?)\b", re.IGNORECASE)
 _CLAUSES = re.compile(r"[，、；;]|,(?!\d)")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 STEM_CHARS = 5
 
 
@@ -205,6 +204,22 @@ def forget_targets(candidate: Candidate, near: Neighbourhood,
     return list(dict.fromkeys(ids))
 
 
+def _object_terms(text: str) -> set[str]:
+    """Distinctive terms without the negation words: what a statement is about."""
+    return {t for t in distinctive_terms(text) if not _NEGATION_CHARS.search(t)}
+
+
+def _clauses_of(content: str) -> list[str]:
+    return [c.strip() for c in _CLAUSES.split(content) if c.strip()]
+
+
+def _rest(kept: list[str], clauses: list[str], content: str) -> str | None:
+    """The kept clauses as one memory, or None when nothing or everything was kept."""
+    if not kept or len(kept) == len(clauses):
+        return None
+    return ("，" if has_han(content) else ", ").join(kept)
+
+
 def forget_remainder(memory: Memory, request: str) -> str | None:
     """What a memory keeps when a forget request names only part of it: "女朋友那个你忘了吧"
     takes the girlfriend clause out of "我在准备考研，目标浙大，女朋友也在杭州" and keeps the
@@ -215,7 +230,7 @@ def forget_remainder(memory: Memory, request: str) -> str | None:
         return None
     topics = topics_named(request)
     named = distinctive_terms(request) & distinctive_terms(memory.content)
-    clauses = [c.strip() for c in _CLAUSES.split(memory.content) if c.strip()]
+    clauses = _clauses_of(memory.content)
     kept: list[str] = []
     elaborating = False
     for clause in clauses:
@@ -225,24 +240,22 @@ def forget_remainder(memory: Memory, request: str) -> str | None:
         elaborating = on_named_topic or (elaborating and clause_subject(clause) is None)
         if not (elaborating or named & distinctive_terms(clause)):
             kept.append(clause)
-    if not kept or len(kept) == len(clauses):
-        return None
-    return ("，" if _CJK.search(memory.content) else ", ").join(kept)
+    return _rest(kept, clauses, memory.content)
 
 
 def contradiction_remainder(memory: Memory, negation: str) -> str | None:
     """What a retired memory still says when the negation names only one of its clauses:
     "sold the car" retires "I drive my old Honda Fit there" out of "I teach ballet at a
     studio in Providence, I drive my old Honda Fit there" and keeps the teaching."""
-    mine = {t for t in distinctive_terms(negation) if not _NEGATION_CHARS.search(t)}
+    mine = _object_terms(negation)
     concepts = concepts_of(negation)
-    clauses = [c.strip() for c in _CLAUSES.split(memory.content) if c.strip()]
+    clauses = _clauses_of(memory.content)
     kept = [c for c in clauses if not (mine & distinctive_terms(c) or concepts & concepts_of(c))]
     # only an add-on named by its concept is cut out; when the main (first) statement is
     # contradicted, what follows it elaborates it and goes too ("…, dairy-free at home")
-    if not concepts or not kept or kept[0] != clauses[0] or len(kept) == len(clauses):
+    if not concepts or not kept or kept[0] != clauses[0]:
         return None
-    return ("，" if _CJK.search(memory.content) else ", ").join(kept)
+    return _rest(kept, clauses, memory.content)
 
 
 def reversed_negatives(candidate: Candidate, near: Neighbourhood) -> list[int]:
@@ -250,18 +263,17 @@ def reversed_negatives(candidate: Candidate, near: Neighbourhood) -> list[int]:
     about the same thing reverses; the candidate itself must not refuse it too."""
     if _NEGATIVE.search(candidate.content):
         return []
-    mine = {t for t in distinctive_terms(candidate.content) if not _NEGATION_CHARS.search(t)}
+    mine = _object_terms(candidate.content)
     return [hit.memory.id for hit in near.similar
             if hit.memory.subject == candidate.subject and _NEGATIVE.search(hit.memory.content)
-            and mine & {t for t in distinctive_terms(hit.memory.content)
-                        if not _NEGATION_CHARS.search(t)}]
+            and mine & _object_terms(hit.memory.content)]
 
 
 def contradicted(candidate: Candidate, near: Neighbourhood) -> list[int]:
     """Live memories an explicit negation retires: they share its distinctive terms
     (the negation words aside: "不喝咖啡" contradicts nothing by its "不喝") or an everyday
     concept ("不喝咖啡了" retires "每天一杯冰美式")."""
-    mine = {t for t in distinctive_terms(candidate.content) if not _NEGATION_CHARS.search(t)}
+    mine = _object_terms(candidate.content)
     concepts = concepts_of(candidate.content)
     return [hit.memory.id for hit in near.similar
             if (mine & distinctive_terms(hit.memory.content)

@@ -73,6 +73,14 @@ def _terms(text: str, *, keep_stopwords: bool) -> list[str]:
     return terms
 
 
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def has_han(text: str) -> bool:
+    """Does ``text`` hold Chinese characters (which set length limits and clause glue)?"""
+    return _HAN.search(text) is not None
+
+
 def is_cjk_run(term: str) -> bool:
     """Is ``term`` made of CJK characters only (a character or a bigram of them)?"""
     return _CJK_RUN.match(term) is not None

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 
 from hermes_graph.policy.hanzi import simplified
+from hermes_graph.policy.normalize import has_han
 from hermes_graph.policy.subjects import CAT_BREEDS, DOG_BREEDS
 from hermes_graph.types import Category
 
@@ -257,7 +258,6 @@ FORGET_IMPERATIVE = _rx(
 )
 """An English forget request is an imperative ("Actually, forget the health stuff")."""
 TO_YOU = _rx(r"\b(you|your)\b")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 RESTATEMENT = _rx(
     r"^(remember|again|as I said|like I said|once more|reminder)\b", r"^(再说一次|再说一遍|再强调一下|还是那句话|我说过)",
     r"\b(as I said before|like I said|I'?ll say it again|(tell|told) you again)\b",
@@ -409,7 +409,7 @@ def forget_request(text: str) -> bool:
     addressed = FORGET_SELF.sub(" ", text)
     if not (matches(FORGET, addressed) and matches(FORGET_TARGET, addressed)):
         return False
-    if _CJK.search(addressed):  # mixed text may ask in either language
+    if has_han(addressed):  # mixed text may ask in either language
         return matches(CN_ADDRESSED, addressed) or FORGET_IMPERATIVE.match(addressed.strip()) is not None
     return matches(TO_YOU, addressed) or FORGET_IMPERATIVE.match(addressed.strip()) is not None
 

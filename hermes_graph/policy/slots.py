@@ -143,8 +143,9 @@ def _clauses(text: str) -> list[str]:
 
 def slot_of(text: str) -> str | None:
     """The single-valued slot a statement fills, or None when it is multi-valued."""
+    clauses = _clauses(text)
     for name, pattern in SLOT_PATTERNS.items():
-        if any(pattern.search(c) for c in _clauses(text)):
+        if any(pattern.search(c) for c in clauses):
             return name
     return None
 
