@@ -409,7 +409,7 @@ def forget_request(text: str) -> bool:
     addressed = FORGET_SELF.sub(" ", text)
     if not (matches(FORGET, addressed) and matches(FORGET_TARGET, addressed)):
         return False
-    if has_han(addressed):  # mixed text may ask in either language
-        return matches(CN_ADDRESSED, addressed) or FORGET_IMPERATIVE.match(addressed.strip()) is not None
-    return matches(TO_YOU, addressed) or FORGET_IMPERATIVE.match(addressed.strip()) is not None
+    if FORGET_IMPERATIVE.match(addressed.strip()):  # mixed text may ask in either language
+        return True
+    return matches(CN_ADDRESSED if has_han(addressed) else TO_YOU, addressed)
 
