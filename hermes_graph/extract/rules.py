@@ -20,6 +20,7 @@ from hermes_graph.extract.base import Turn, source_ref, too_short
 from hermes_graph.policy import privacy, subjects
 from hermes_graph.policy import signals as sig
 from hermes_graph.policy.dates import with_absolute_dates
+from hermes_graph.policy.disclosure import self_disclosure
 from hermes_graph.policy.normalize import has_han
 from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
@@ -219,6 +220,9 @@ class RuleExtractor:
             if category is None and slot is not None and not sig.matches(sig.REQUEST, said):
                 # "我跳槽了", "we ended up in Lyon": names a single-valued slot
                 category = SLOT_CATEGORY.get(slot, "fact")
+            if category is None and self_disclosure(said) and not (
+                    sig.matches(sig.REQUEST, said) or sig.matches(sig.EMOTIONAL, clause)):
+                category = "fact"  # "I drive long haul", "I don't own a car": how life runs
             subject = subjects.clause_subject(clause)
             ask = category is not None and self._is_ask(said, category)
             last = groups[-1] if groups else None
@@ -272,7 +276,8 @@ class RuleExtractor:
         importance = DEFAULT_IMPORTANCE[category]
         drop: str | None = None
         relation = subjects.family_relation(own)
-        if sig.matches(subjects.THIRD_PARTY, own):
+        if sig.matches(subjects.THIRD_PARTY, own) and group.subject != "user":
+            # "I go bouldering with my coworker every Sunday" is the user's habit
             subject, category, importance = "third_party", "event", THIRD_PARTY_IMPORTANCE
         elif relation is not None and sig.matches(subjects.FAMILY_SUBJECT, own):
             # "my son is autistic": the family member's trait, never the user's; who is in

@@ -8,6 +8,8 @@ text hold in the original; stored text is never changed.
 
 from __future__ import annotations
 
+import re
+
 _TRADITIONAL = (
                 "舖舊嘅係佢哋唔冇喺咗嗰啲"
                 "個們這裡說話講記請對過會來後為電腦樣歡愛種養體簡點問題時間現學習買賣錢給讓還號碼帳戶銀險歲媽爺兒陽寫長開關車機飛讀書語聽"
@@ -28,3 +30,15 @@ _FOLD = str.maketrans(_TRADITIONAL, _SIMPLIFIED)
 def simplified(text: str) -> str:
     """``text`` with common traditional characters replaced by their simplified forms."""
     return text.translate(_FOLD)
+
+
+_SCRIPT_GAP = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z0-9])"
+                         r"|(?<=[A-Za-z0-9])\s+(?=[\u4e00-\u9fff])")
+
+
+def script_joined(text: str) -> str | None:
+    """Mixed text with the spaces between Chinese and Latin words removed ("我在 RMIT 读中医"
+    reads as "我在RMIT读中医" to a Chinese lexicon), or None when there are none. English
+    patterns still need the original: "vegan所以" has no word boundary after "vegan"."""
+    joined = _SCRIPT_GAP.sub("", text)
+    return joined if joined != text else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from hermes_graph.policy.hanzi import simplified
+from hermes_graph.policy.hanzi import script_joined, simplified
 from hermes_graph.policy.normalize import has_han
 from hermes_graph.policy.subjects import CAT_BREEDS, DOG_BREEDS
 from hermes_graph.types import Category
@@ -118,7 +118,8 @@ PREFERENCE = _rx(
     r"\bI\b.{0,30}\b(on weekends|at weekends|in my (spare|free) time|for fun|to (relax|decompress|unwind))\b", r"都(记|放|存)在|不想装|一概不",
     r"\bI do (\w+ ){0,3}(shopping|banking|groceries) at\b",
     r"(妈|爸|老婆|老公|女儿|儿子|朋友|同事|男朋友|女朋友)\S{0,3}(很|最|特别|比较)?(喜欢|爱|讨厌)",
-    r"迷上|着迷",
+    r"迷上|着迷", r"\bI\b[^.?!]{0,60}\b(every|each) (weekend|morning|evening|night|summer|winter|spring|fall|autumn|"
+    r"(mon|tues|wednes|thurs|fri|satur|sun)day)\b", r"我(在\S{1,10})?开了(个|家|间|一家|一个|一间)",
     r"都选|只坐|只用|只买|只喝|只吃|\balways (pick|choose|book|fly|take)\b|\bonly (fly|use|buy|drink|eat)\b",
 )
 CONSTRAINT = _rx(
@@ -373,14 +374,22 @@ CATEGORY_SIGNALS: tuple[tuple[Category, re.Pattern[str]], ...] = (
 """Checked in order: the first category whose lexicon matches a clause wins."""
 
 
+def _readings(text: str) -> tuple[str, ...]:
+    """The text as the lexicons read it: folded to simplified, and for mixed text also
+    with the gaps between the scripts closed."""
+    text = simplified(text)
+    joined = script_joined(text)
+    return (text,) if joined is None else (text, joined)
+
+
 def matches(pattern: re.Pattern[str], text: str) -> bool:
-    return pattern.search(simplified(text)) is not None
+    return any(pattern.search(reading) for reading in _readings(text))
 
 
 def category_of(text: str) -> Category | None:
-    text = simplified(text)
+    readings = _readings(text)
     for category, pattern in CATEGORY_SIGNALS:
-        if pattern.search(text):
+        if any(pattern.search(reading) for reading in readings):
             return category
     return None
 
@@ -390,7 +399,8 @@ def any_match(patterns: Iterable[re.Pattern[str]], text: str) -> bool:
 
 
 REMEMBER = _rx(r"别忘了|别忘记|不要忘了|记住|记得提醒|\bdon'?t (let me )?forget\b|\bremember (that|to remind)\b|"
-                r"\bremind me\b|提醒我")
+                r"\bremind me\b|提醒我", r"(你|帮我|给我)(先)?(记一下|记下|记着|记好)|^(记一下|备注一下)",
+                r"\b(keep|bear) (that |this )?in mind\b|\bfor the record\b|\bjust so you know\b|\bnote (that|this|down)\b")
 """The user asks us to keep something, dated or not ("别忘了我下周四要交开题报告")."""
 RETRACT = _rx(r"\b(that|this) one\b|\bpretend I never said\b|刚才那句|刚说的那个|这句")
 """A forget request that points back at what was just said in the same message."""

@@ -1,0 +1,89 @@
+"""Self-disclosure: a plain first-person statement of how things stand (pure).
+
+Seed 000 §3.1 keeps what "下次还有用" (will matter next time): a preference, an identity,
+a lasting constraint. The category lexicons name such statements by their words; users
+also just say how their life runs, in forms no lexicon lists: "I drive long haul, mostly
+I-40", "I don't own a car", "I'm Jain", "I work nights on a cardiac unit". English marks
+those by grammar, not vocabulary: the simple present (a habit or a state), a negated
+ability or possession, "I'm" with a lasting attribute. The past tense ("I finished it
+last week"), the progressive ("I'm melting"), a passing feeling ("I'm wired") and verbs
+of thinking or wanting ("I think", "I need to") tell nothing lasting.
+
+The rule extractor keeps such a statement as a fact when no lexicon named it; the gates
+and recall still decide whether it ever reaches the model.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_LEAD = (r"^(?:(?:and|but|so|also|plus|tbh|btw|honestly|basically|oh|well|yeah|yes|ok|okay|anyway|"
+         r"actually|like|lol|haha|fwiw|cos|cuz|because)\b[,\s]*)*")
+_FIRST_PERSON = re.compile(
+    _LEAD + r"(?P<form>i'?m|i am|im|i'?ve|ive|i have"
+    r"|i (?:don'?t|dont|do not|can'?t|cant|cannot|never|no longer)|i)\s+(?P<rest>.+)$",
+    re.IGNORECASE)
+_ADVERB = re.compile(r"^(usually|mostly|always|often|normally|generally|still|also|only|basically|"
+                     r"mainly|rarely|sometimes|typically|pretty much|kind of|kinda|literally|"
+                     r"actually|really|even)\s+", re.IGNORECASE)
+_NOT_LASTING_VERBS = _words("""
+think guess mean know hope feel wonder need want wanna gotta reckon suppose believe see
+understand agree bet promise apologize apologise hear assume doubt forget remember get got just
+will would could should might may must shall can did was were had went made took came saw said
+told thought found gave left felt bought ran sat ate drank slept wrote met brought kept lost won
+paid sent spent built heard knew became began broke fell flew grew drove rode tried asked
+finished started stopped tried love like hate prefer enjoy am is are be been being do does have
+has 'll 'd ll d also wish care mind miss owe appreciate realize realise recall notice expect
+plan try tend keep swear totally definitely
+""")
+_NOT_LASTING_STATES = _words("""
+so really just kinda pretty super very too quite a an the not going gonna about trying looking
+thinking wondering planning hoping done back here there off sure sorry glad happy excited
+nervous tired wired starving hungry thirsty bored stuck mad angry upset confused lost curious
+worried scared stressed exhausted sick ill late early busy free ready fine good ok okay okey
+alright great home out new still literally actually currently now today tonight this finally
+almost nearly also afraid on at in with like up down outside inside over under into by near
+heading headed stuck
+""")
+_PAST = re.compile(r"ed$")
+_IRREGULAR_PAST = _words("""
+was were had went made took came saw said told thought found gave left felt bought ran sat ate
+drank slept wrote met brought kept lost won paid sent spent built heard knew became began broke
+fell flew grew drove rode got did put set hit cut read let quit shut
+""")
+
+
+def _first_word(text: str) -> str:
+    word = re.match(r"[\w'-]+", text)
+    return word.group(0).lower() if word else ""
+
+
+def self_disclosure(clause: str) -> bool:
+    """Is this English clause a first-person statement of a lasting habit or state?"""
+    if clause.rstrip().endswith("?"):
+        return False
+    found = _FIRST_PERSON.match(clause.strip())
+    if found is None:
+        return False
+    form = found["form"].lower().replace("'", "")
+    rest = _ADVERB.sub("", found["rest"].strip())
+    word = _first_word(rest)
+    if not word or (form == "i" and len(rest.split()) < 2):
+        return False  # "I see", "I know": nothing about the user
+    if form in ("im", "i am"):
+        if rest[:1].isupper() and word not in _NOT_LASTING_STATES:
+            return True  # "I'm Jain", "I'm British"
+        return word not in _NOT_LASTING_STATES and not word.endswith("ing")
+    if form in ("ive", "i have"):
+        return word in ("been", "always", "never", "lived", "worked", "used", "given", "quit",
+                        "stopped", "switched", "moved", "started", "had")
+    if form != "i":  # don't / can't / never / no longer + a verb
+        return word not in ("know", "think", "understand", "get", "see", "remember", "care",
+                            "mind", "want", "need", "wanna", "mean", "like", "have", "feel")
+    return (word not in _NOT_LASTING_VERBS and word not in _IRREGULAR_PAST
+            and not _PAST.search(word) and word.isalpha())
