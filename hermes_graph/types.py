@@ -90,10 +90,10 @@ class ScoredMemory:
     routes: tuple[str, ...] = ()
 
 
-Action = Literal["admit", "confirm", "merge", "supersede", "retire", "forget", "drop",
-                 "pending_override", "ignore"]
-ACTIONS: tuple[Action, ...] = ("admit", "confirm", "merge", "supersede", "retire", "forget",
-                               "drop", "pending_override", "ignore")
+Action = Literal["admit", "confirm", "merge", "enrich", "supersede", "retire", "forget",
+                 "drop", "pending_override", "ignore"]
+ACTIONS: tuple[Action, ...] = ("admit", "confirm", "merge", "enrich", "supersede", "retire",
+                               "forget", "drop", "pending_override", "ignore")
 
 
 @dataclass(frozen=True, kw_only=True)

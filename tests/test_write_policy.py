@@ -227,7 +227,7 @@ def test_frozen_memory_weathers_after_sixty_quiet_days(store: MemoryStore,
 def test_250_admissions_keep_the_hot_pool_at_200(store: MemoryStore, clock: FakeClock) -> None:
     for n in range(250):
         clock.advance(hours=1)
-        candidate = Candidate(content=f"fact number {n} about topic{n} and thing{n * 7}",
+        candidate = Candidate(content=f"item{n} note{n * 7} tag{n * 13}",
                               kind="semantic", category="fact", importance=5, confidence=0.9)
         decisions = gate_candidates(store, "u", f"s{n}", [candidate], CONFIG, now=clock())
         apply_decisions(store, "u", f"s{n}", decisions, now=clock(), config=CONFIG)

@@ -60,7 +60,10 @@ def _apply_one(store: MemoryStore, scope: str, session: str, d: GateDecision, *,
                now: datetime, config: MemoryConfig) -> int | None:
     memory_id: int | None = None
     emotional = d.candidate.source == "emotional"
-    if d.action in ("confirm", "merge"):
+    if d.action == "enrich":  # the restatement's new clauses join the memory it restates
+        store.update(scope, d.target_ids[0], content=d.candidate.content, reason=d.reason,
+                     actor=ACTOR, at=now)
+    if d.action in ("confirm", "merge", "enrich"):
         for target in d.target_ids:
             store.confirm(scope, target, session=session, emotional=emotional, at=now,
                           actor=ACTOR)

@@ -43,7 +43,7 @@ from hermes_graph.policy.dates import (
     widen,
 )
 from hermes_graph.policy.frozen import confirmation_weight
-from hermes_graph.policy.gate import distinctive_terms
+from hermes_graph.policy.normalize import distinctive_terms
 from hermes_graph.policy.recall import (
     CurrentInstruction,
     core_rank,

@@ -13,21 +13,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from hermes_graph.config import MemoryConfig
+from hermes_graph.policy.enrich import Enrichment, restatement_of
 from hermes_graph.policy.frozen import override_action
-from hermes_graph.policy.normalize import has_han, query_terms
+from hermes_graph.policy.normalize import distinctive_terms, has_han, term_stems
 from hermes_graph.policy.slots import GENERIC_SLOT_TERMS, closed_value, slots_named
 from hermes_graph.policy.subjects import clause_subject
 from hermes_graph.policy.topics import concepts_of, on_topic, topics_named
 from hermes_graph.types import Candidate, GateDecision, Memory, ScoredMemory
 
-_FUNCTION_CHARS = re.compile(
-    r"[我你他她它的了是有个叫在家就吗吧呢啊哈这那也都还又很和与嘛啦呀哦噢]")
 _NEGATION_CHARS = re.compile(r"[不没别无]")
 _NEGATIVE = re.compile(
     r"不(吃|喝|碰|用|抽)|\b(don'?t|do not|never|can'?t|cannot) (eat|drink|have|use|touch|smoke)\b|"
     r"\bno (meat|fish|dairy|sugar|alcohol|caffeine|coffee|carbs?)\b", re.IGNORECASE)
 _CLAUSES = re.compile(r"[，、；;]|,(?!\d)")
-STEM_CHARS = 5
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,17 +43,6 @@ class Neighbourhood:
     everything: Sequence[Memory] = ()
     """Every live memory of the scope (gathered only for a forget request naming
     everything or a topic)."""
-
-
-def distinctive_terms(text: str) -> set[str]:
-    """Keyword terms that carry content (names, nouns), not grammar."""
-    return {t for t in query_terms(text) if len(t) > 1 and not _FUNCTION_CHARS.search(t)}
-
-
-def term_stems(text: str) -> set[str]:
-    """Distinctive terms cut to a short stem, so "allergic" and "allergy" are one term
-    (a crude stem, kept for the gate's duplicate test only)."""
-    return {t[:STEM_CHARS] if t.isascii() and t.isalpha() else t for t in distinctive_terms(text)}
 
 
 def slot_value_terms(text: str) -> set[str]:
@@ -129,6 +116,9 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
                     (other.category == candidate.category
                      and hit.vector_score >= config.restatement_cosine)
                     or mine & distinctive_terms(other.content)):  # "我是阿杰，跟你说过的"
+                enriched = _enriched(candidate, hit, config, status)
+                if enriched is not None:  # "again, vegetarian here, no fish either"
+                    return enriched
                 if session in other.confirmed_sessions:
                     return make("ignore", "dup:restated_same_session", [other.id])
                 return make("confirm", "dup:restated", [other.id])
@@ -158,7 +148,30 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
     if holders:
         return make("admit", f"conflict:no_change_signal slot={candidate.slot} older_demoted",
                     [m.id for m in holders], status)
+    enrichment = restatement_of(candidate, near.similar, config)
+    if enrichment is not None:  # the same thing said again, maybe with a detail added
+        target = enrichment.target
+        if enrichment.content != target.content:
+            return _enrich(candidate, enrichment, status)
+        if session in target.confirmed_sessions:
+            return make("ignore", "dup:restatement_same_session", [target.id])
+        return make("confirm", "dup:restatement", [target.id])
     return make("admit", f"new:{candidate.category}", (), status)
+
+
+def _enrich(candidate: Candidate, enrichment: Enrichment, status: str) -> GateDecision:
+    return GateDecision(action="enrich", reason="dup:restatement_enriched",
+                        candidate=replace(candidate, content=enrichment.content),
+                        target_ids=(enrichment.target.id,), status=status)  # type: ignore[arg-type]
+
+
+def _enriched(candidate: Candidate, hit: ScoredMemory, config: MemoryConfig,
+              status: str) -> GateDecision | None:
+    """A restated candidate that adds a detail to the memory it restates enriches it."""
+    enrichment = restatement_of(candidate, [hit], config, said_again=True)
+    if enrichment is None or enrichment.content == hit.memory.content:
+        return None
+    return _enrich(candidate, enrichment, status)
 
 
 def _frozen_gate(candidate: Candidate, near: Neighbourhood, targets: Sequence[int],

@@ -129,3 +129,19 @@ def keyword_query_terms(text: str) -> list[str]:
 def fts_match_expression(terms: list[str]) -> str:
     """An FTS5 MATCH expression OR-ing the quoted terms (quotes escaped)."""
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+_FUNCTION_CHARS = re.compile(
+    r"[我你他她它的了是有个叫在家就吗吧呢啊哈这那也都还又很和与嘛啦呀哦噢]")
+STEM_CHARS = 5
+
+
+def distinctive_terms(text: str) -> set[str]:
+    """Keyword terms that carry content (names, nouns), not grammar."""
+    return {t for t in query_terms(text) if len(t) > 1 and not _FUNCTION_CHARS.search(t)}
+
+
+def term_stems(text: str) -> set[str]:
+    """Distinctive terms cut to a short stem, so "allergic" and "allergy" are one term
+    (a crude stem, for the write gate's duplicate tests only)."""
+    return {t[:STEM_CHARS] if t.isascii() and t.isalpha() else t for t in distinctive_terms(text)}

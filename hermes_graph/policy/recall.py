@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hermes_graph.config import MemoryConfig
-from hermes_graph.policy.gate import distinctive_terms
+from hermes_graph.policy.normalize import distinctive_terms
 from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import Memory
 

@@ -54,14 +54,14 @@ def _kin(*words: str) -> str:
 
 FAMILY_CANONICAL: tuple[tuple[re.Pattern[str], str], ...] = (
     (_rx(r"女儿|闺女|丫头", _kin("daughter", "daughters")), "daughter"),
-    (_rx(r"儿子", _kin("son", "sons")), "son"),
+    (_rx(r"儿子", _kin("son", "sons", "boy", "boys")), "son"),
     (_rx(r"老婆|妻子|爱人|媳妇", _kin("wife")), "wife"),
     (_rx(r"老公|丈夫", _kin("husband")), "husband"),
     (_rx(r"伴侣", _kin("partner")), "partner"),
     (_rx(r"妈|母亲", _kin("mom", "mum", "mother")), "mother"),
     (_rx(r"爸|父亲", _kin("dad", "father")), "father"),
     (_rx(r"孩子|宝宝|老大|老二|老三|大宝|二宝|小宝|双胞胎", r"\b(the|my|our) twins\b", _kin("kid", "kids", "child", "children", "baby", "toddler",
-                                              "infant", "newborn", "teen", "teenager")), "child"),
+                                              "infant", "newborn", "teen", "teenager", "little one")), "child"),
     (_rx(r"婆婆|公公|岳母|岳父|丈母娘|老丈人", r"\b(mother|father)-in-law\b"), "in_law"),
     (_rx(r"猫|猫咪", r"\b(cat|cats|kitten)\b", CAT_BREEDS), "cat"),
     (_rx(r"狗|狗狗", r"\b(dog|dogs|puppy)\b", DOG_BREEDS), "dog"),

@@ -1,0 +1,140 @@
+"""Self-disclosure (policy.disclosure) and restatement merge (policy.enrich), seed 000 §3.1
+and seed 001 §4.2/§5.4. Pure functions first, then the write path on a real store."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from hermes_graph import MemoryConfig, MemoryStore
+from hermes_graph.clock import FakeClock
+from hermes_graph.extract import RuleExtractor, Turn
+from hermes_graph.policy import signals as sig
+from hermes_graph.policy.disclosure import self_disclosure
+from hermes_graph.policy.enrich import new_clauses, novel_terms, restatement_of
+from hermes_graph.policy.hanzi import script_joined
+from hermes_graph.types import Candidate, Memory, ScoredMemory
+from hermes_graph.writer import write_turns
+
+AT = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("clause", [
+    "I drive long haul, mostly I-40", "I don't own a car", "I'm Jain so no onion or garlic",
+    "I work nights on a cardiac step-down unit", "i bike everywhere here in Portland",
+    "I usually cook at home after my shift", "I've been sober since March",
+])
+def test_a_lasting_habit_or_state_is_a_self_disclosure(clause: str) -> None:
+    assert self_disclosure(clause)
+
+
+@pytest.mark.parametrize("clause", [
+    "I finished the remake last week", "im wired", "I'm on the bus", "I think so",
+    "I need a recipe for tonight", "I don't know what to tell her", "I'm melting in here",
+    "Do I need a visa?", "I'm so tired", "I went to Rome",
+])
+def test_past_events_passing_states_and_questions_are_not(clause: str) -> None:
+    assert not self_disclosure(clause)
+
+
+def test_the_extractor_keeps_a_self_disclosure_no_lexicon_names() -> None:
+    turn = Turn(role="user", content="I drive long haul, gone 2-3 weeks at a time. What's a "
+                "good breakfast for the cab?", session="s1", index=0, at=AT)
+    kept = [c for c in RuleExtractor().extract([turn], now=AT) if c.drop_reason is None]
+    assert [(c.category, c.subject) for c in kept] == [("fact", "user")]
+    assert "long haul" in kept[0].content
+
+
+def test_a_user_led_clause_naming_someone_else_stays_the_users() -> None:
+    turn = Turn(role="user", content="I go climbing with my coworker Dan every Sunday.",
+                session="s1", index=0, at=AT)
+    [candidate] = RuleExtractor().extract([turn], now=AT)
+    assert candidate.subject == "user" and candidate.drop_reason is None
+
+
+def test_mixed_text_is_read_with_the_gaps_between_scripts_closed() -> None:
+    assert script_joined("我在 RMIT 读中医") == "我在RMIT读中医"
+    assert script_joined("plain English only") is None
+    assert sig.category_of("我在 RMIT 读中医 (Chinese medicine) 的 bachelor") == "identity"
+    assert sig.matches(sig.CONSTRAINT, "I'm vegan 所以别推荐肉")  # the English \b still holds
+
+
+@pytest.mark.parametrize("text", ["对了你记一下，我家离镇子一百多公里",
+                                  "Just so you know, the cabin has no signal"])
+def test_asking_us_to_note_something_is_a_remember_request(text: str) -> None:
+    assert sig.matches(sig.REMEMBER, text)
+
+
+def memory(content: str, memory_id: int = 1, kind: str = "semantic") -> Memory:
+    return Memory(id=memory_id, scope="u", kind=kind, category="constraint",  # type: ignore[arg-type]
+                  content=content, subject="user", importance=9, confidence=0.9,
+                  source="explicit", status="confirmed", created_at=AT, updated_at=AT,
+                  last_seen_at=AT, last_used_at=None, use_count=0, confirm_count=1,
+                  confirmations=({"session": "s1", "at": AT.isoformat(), "emotional": False},),
+                  qualifiers=(), superseded_by=None, override_of=None, version=1,
+                  source_ref={}, embedder_id="test", dim=4, slot=None)
+
+
+def candidate(content: str, **changes: object) -> Candidate:
+    return Candidate(content=content, kind="semantic", category="constraint",  # type: ignore[arg-type]
+                     **changes)  # type: ignore[arg-type]
+
+
+def test_new_clauses_name_the_shared_thing_once() -> None:
+    added = new_clauses("remind you again，vegetarian here，不吃肉也不吃鱼", "我是 vegetarian",
+                        {"vegetarian"})
+    assert added == ["不吃肉也不吃鱼"]
+    assert new_clauses("my boy Mateo is obsessed with volcanoes", "my son Mateo turns 7",
+                       {"mateo"}) == ["my boy is obsessed with volcanoes"]
+
+
+def test_a_qualifier_on_the_shared_thing_keeps_the_statements_apart() -> None:
+    # seed 001 §5.4: "short" must not be lost in a merge
+    assert new_clauses("I prefer short code examples", "I prefer code examples",
+                       {"code", "exampl"}) is None
+
+
+def test_chinese_bigrams_of_old_characters_are_no_news() -> None:
+    old = "我在花蓮做賞鯨船解說員，夏天每天出三趟海"
+    assert novel_terms("我是花蓮賞鯨船的解說員", old) == set()
+    assert "纸书" in novel_terms("纸书基本不买了", "我都用 Kindle 看书")
+
+
+def test_restatement_of_needs_a_shared_thing_closeness_and_the_same_polarity() -> None:
+    config = MemoryConfig()
+    kindle = memory("我都用 Kindle 看书")
+    near = [ScoredMemory(memory=kindle, score=0.7, vector_score=0.66, keyword_score=0.0,
+                         routes=("vector",))]
+    found = restatement_of(candidate("我 Kindle 党哈，纸书基本不买了"), near, config)
+    assert found is not None and found.target is kindle
+    assert found.content == "我都用 Kindle 看书；纸书基本不买了"
+    far = [ScoredMemory(memory=kindle, score=0.3, vector_score=0.3, keyword_score=0.0,
+                        routes=("vector",))]
+    assert restatement_of(candidate("我 Kindle 党哈，纸书基本不买了"), far, config) is None
+    assert restatement_of(candidate("我不用 Kindle 了", negation=True), near, config) is None
+    assert restatement_of(candidate("我都用 Kindle 看书", change_signal=True), near,
+                          config) is None
+    off = MemoryConfig(enrich_cosine=0)
+    assert restatement_of(candidate("我 Kindle 党哈，纸书基本不买了"), near, off) is None
+
+
+def test_a_restatement_with_a_detail_enriches_the_memory(store: MemoryStore,
+                                                         clock: FakeClock) -> None:
+    config = MemoryConfig(enrich_cosine=0.3)  # the test embedder's scale, not USE's
+
+    def say(session: str, text: str) -> list[str]:
+        turns = [Turn(role="user", content=text, session=session, index=0, at=clock())]
+        return [d["action"] for d in write_turns(store, RuleExtractor(config), scope="u",
+                                                 session=session, turns=turns, now=clock(),
+                                                 config=config)]
+
+    say("s1", "I'm vegetarian and I travel for work a lot.")
+    clock.advance(days=5)
+    assert "enrich" in say("s2", "Again, vegetarian here, no fish either.")
+    live = store.list("u", statuses=("candidate", "confirmed", "frozen"))
+    vegetarian = [m for m in live if "vegetarian" in m.content]
+    assert len(vegetarian) == 1 and "no fish either" in vegetarian[0].content
+    assert vegetarian[0].content.lower().count("vegetarian") == 1
+    assert vegetarian[0].confirm_count == 2 and vegetarian[0].version == 2
+    assert store.history("u", vegetarian[0].id)[0]["content"] == "I'm vegetarian"
