@@ -138,3 +138,33 @@ def test_a_restatement_with_a_detail_enriches_the_memory(store: MemoryStore,
     assert vegetarian[0].content.lower().count("vegetarian") == 1
     assert vegetarian[0].confirm_count == 2 and vegetarian[0].version == 2
     assert store.history("u", vegetarian[0].id)[0]["content"] == "I'm vegetarian"
+
+
+@pytest.mark.parametrize(("text", "subject", "slot"), [
+    ("年后我们全家搬深圳了，老公工作调过来的", "user", "residence"),
+    ("在建行柜台坐了六年了，天天点钞点到手抽筋", "user", "employer"),
+    ("Now that I'm in Austin the heat is unreal", "user", "residence"),
+    ("宝宝刚满八个月，最近开始加辅食了", "user.child", None),
+    ("My cockatiel Kiwi has started screaming every morning", "user", None),
+    ("So my doctor told me my A1C came back at 6.1", "user", None),
+])
+def test_everyday_statements_of_who_and_where(text: str, subject: str, slot: str | None) -> None:
+    turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
+    [found] = [c for c in RuleExtractor().extract([turn], now=AT) if c.drop_reason is None]
+    assert (found.subject, found.slot) == (subject, slot)
+
+
+def test_my_buddys_news_is_never_the_users() -> None:
+    turn = Turn(role="user", content="My buddy Raj just got laid off from Intel after 11 years. "
+                "For context I run a one-person letterpress shop in Asheville.",
+                session="s1", index=0, at=AT)
+    kept = [c for c in RuleExtractor().extract([turn], now=AT) if c.drop_reason is None]
+    assert [c.subject for c in kept if "Raj" in c.content] in ([], ["third_party"])
+    assert any("letterpress" in c.content and c.subject == "user" for c in kept)
+
+
+def test_a_pets_health_is_kept_out_of_the_core_profile() -> None:
+    text = "我家狗豆豆，十二岁的老泰迪了，体检说肾指标偏高，医生让换处方粮。"
+    turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
+    [found] = RuleExtractor().extract([turn], now=AT)
+    assert found.subject == "user.dog" and found.importance < MemoryConfig().core_min_importance

@@ -44,6 +44,8 @@ SLOT_CATEGORY: dict[str, Category] = {"residence": "identity", "employer": "iden
                                       "job": "identity"}
 """Where the user lives and works is who they are: such a statement joins the core profile
 even when no identity phrase marks it ("we ended up in Lyon after all")."""
+WE = re.compile(r"我们|咱们|全家|一家人|\bwe\b|\bour family\b|\bus\b", re.IGNORECASE)
+"""The user and their family together: such a statement is the user's own."""
 JOINED_CATEGORIES: frozenset[Category] = frozenset({"rule", "constraint"})
 """One rule or constraint said in several clauses ("我爸有痛风，海鲜和啤酒都不能碰") is one
 memory."""
@@ -283,8 +285,11 @@ class RuleExtractor:
             # "my son is autistic": the family member's trait, never the user's; who is in
             # the household ("my beagle Biscuit") stays as weighty as the user's identity
             subject = f"user.{relation}"
-            importance = importance if category == "identity" else FAMILY_IMPORTANCE
-        elif relation is not None and category not in ("rule", "constraint"):
+            # a pet's or relative's health ("肾指标偏高，医生让换处方粮") is theirs: not core
+            importance = importance if category == "identity" and not sig.matches(
+                sig.CONSTRAINT, own) else FAMILY_IMPORTANCE
+        elif relation is not None and category not in ("rule", "constraint") \
+                and not sig.matches(WE, own):  # "我们全家搬深圳了": the user moved too
             subject = f"user.{relation}"  # "我有个闺女叫朵朵": the user's family
         negation = sig.matches(sig.NEGATION, own)
         slot = slot_of(own) if subject == "user" else None

@@ -26,7 +26,8 @@ _LEAD = (r"^(?:(?:and|but|so|also|plus|tbh|btw|honestly|basically|oh|well|yeah|y
          r"actually|like|lol|haha|fwiw|cos|cuz|because)\b[,\s]*)*")
 _FIRST_PERSON = re.compile(
     _LEAD + r"(?P<form>i'?m|i am|im|i'?ve|ive|i have"
-    r"|i (?:don'?t|dont|do not|can'?t|cant|cannot|never|no longer)|i)\s+(?P<rest>.+)$",
+    r"|i (?:don'?t|dont|do not|can'?t|cant|cannot|never|no longer|haven'?t|have not)|i)"
+    r"\s+(?P<rest>.+)$",
     re.IGNORECASE)
 _ADVERB = re.compile(r"^(usually|mostly|always|often|normally|generally|still|also|only|basically|"
                      r"mainly|rarely|sometimes|typically|pretty much|kind of|kinda|literally|"

@@ -104,6 +104,16 @@ IDENTITY = _rx(
     r"\bI (build|make|craft|repair|restore|breed|grow|raise|host|rent out) \w+", r"\bI'?m (the )?(head|chief|lead|senior|junior|assistant) [\w-]+", r"我在\S{1,10}卖",
     r"\bI (drive|work|deliver|ride) for (?-i:[A-Z])\w+", r"\bfull[- ]time\b|\bpart[- ]time\b", r"\bI rotate\b|\bnight shifts?\b|\bon the \w+ ward\b",
     r"我(都|一直|平时都)(用|使用)", r"我\s?\S{1,10}党", r"我\S{0,4}(在|正在)(备战|训练|练习)",
+    r"\bI (just |recently )?retired\b|\bI'?m retired\b|\byears (of )?(teaching|nursing|driving|working)\b",
+    r"^(my|our) (\d{4} |'\d\d )?(?-i:[A-Z])\w+",
+    r"\b(my|our) (\w+ )?(cockatiel|parrot|budgie|rabbit|bunny|hamster|guinea pig|tortoise|turtle|snake|"
+    r"lizard|gecko|ferret|horse|pony|goldfish|chickens?|hens?) (?-i:[A-Z])[a-z]+\b",
+    rf"(?-i:[A-Z])[a-z]+, (my|our) (\w+ )?({DOG_BREEDS}|{CAT_BREEDS}|dog|cat|puppy|kitten|parrot|rabbit)",
+    r"^在(?!家|想|考虑|琢磨|研究|看|学|犹豫|纠结)[^，。？?]{2,20}(做|当)[^，。？?]{1,10}$",
+    r"(\d|[一二两三四五六七八九十])岁(的|了)?\S{0,2}(英短|美短|布偶|橘猫|暹罗|金毛|柯基|泰迪|柴犬|边牧|哈士奇|拉布拉多|萨摩耶|比熊)",
+    r"家里(的)?(猫|狗)", r"(宝宝|孩子|儿子|女儿|闺女|老大|老二)\S{0,3}(刚满|满|快)?(\d{1,2}|[一二两三四五六七八九十]{1,3})(个月|岁)",
+    r"^(儿子|女儿|闺女|孩子|老大|老二)\S{0,4}(初|高|大)[一二三四]|^(儿子|女儿|闺女|孩子)\S{0,2}在\S{1,10}(读|上|念)",
+    r"(\d+|[一二两三四五六七八九十几]+)(多)?年了", r"(爸|妈|父亲|母亲|爷爷|奶奶|外公|外婆)\S{0,6}(走的|走了|没了)",
 )
 PREFERENCE = _rx(
     r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
@@ -118,7 +128,8 @@ PREFERENCE = _rx(
     r"\bI\b.{0,30}\b(on weekends|at weekends|in my (spare|free) time|for fun|to (relax|decompress|unwind))\b", r"都(记|放|存)在|不想装|一概不",
     r"\bI do (\w+ ){0,3}(shopping|banking|groceries) at\b",
     r"(妈|爸|老婆|老公|女儿|儿子|朋友|同事|男朋友|女朋友)\S{0,3}(很|最|特别|比较)?(喜欢|爱|讨厌)",
-    r"迷上|着迷", r"\bI\b[^.?!]{0,60}\b(every|each) (weekend|morning|evening|night|summer|winter|spring|fall|autumn|"
+    r"迷上|着迷", r"^(been )?(really |rly |so |super )?into \w+|\bbeen (really |rly |so )?into\b",
+    r"我\S{0,2}(一向|向来|从来|常年|多年)", r"\bI\b[^.?!]{0,60}\b(every|each) (weekend|morning|evening|night|summer|winter|spring|fall|autumn|"
     r"(mon|tues|wednes|thurs|fri|satur|sun)day)\b", r"我(在\S{1,10})?开了(个|家|间|一家|一个|一间)",
     r"都选|只坐|只用|只买|只喝|只吃|\balways (pick|choose|book|fly|take)\b|\bonly (fly|use|buy|drink|eat)\b",
 )
@@ -126,7 +137,7 @@ CONSTRAINT = _rx(
     r"过敏", r"(不|不能|没法)(吃|喝|碰)", r"忌口", r"预算", r"素食", r"吃素", r"怀孕", r"糖尿病", r"高血压",
     r"(膝盖|腰|颈椎|脚踝|跟腱)\S{0,4}(疼|痛|不好|伤)", r"晕车", r"恐高",
     r"\ballerg", r"\bI (don'?t|can'?t|never) (eat|drink)\b", r"\bvegetarian\b", r"\bvegan\b",
-    r"\bbudget\b", r"\bgluten\b", r"\blactose\b", r"\bdiabet", r"\bsore\b", r"\binjur",
+    r"\bbudget\b", r"\bgluten\b", r"\blactose\b", r"\bsore\b", r"\binjur",
     r"\bflat feet\b", r"\bclaustrophob", r"\bafraid of\b",
     r"不耐受", r"不会(说|开车|游泳|骑车)", r"没有驾照", r"\bintoleran", r"\bdiagnosed\b",
     r"\bI (don'?t|do not) have an?\b", r"\bno (elevator|lift|car)\b",
@@ -148,6 +159,11 @@ CONSTRAINT = _rx(
     r"颈椎病|腰椎间盘|腰间盘|低血压|低血糖|贫血",
     r"\b(tendon\w*|tendinitis|carpal tunnel|sprain\w*|fractur\w*)\b|\bbroken (arm|leg|wrist|ankle)\b",
     r"血压\S{0,2}(高|偏高|低|偏低)|血糖\S{0,2}(高|偏高)",
+    r"diabet|\bA1C\b|\bblood (sugar|pressure)\b|\bcholesterol\b|休克|过敏性",
+    r"\b(doctor|GP|physio|dentist|cardiologist|dietitian|nutritionist|consultant)\b[^.!?]{0,30}"
+    r"\b(told|tells|says|said|wants|advised|recommended|put) (me|I)\b|医生\S{0,3}(说|让|叫|建议|不让)",
+    r"\b(hip|knee|shoulder|heart|back) (replacement|replaced|surgery|operation)\b"
+    r"|\bhad (my )?(left |right )?\w+ (replaced|removed)\b",
 )
 RULE = _rx(
     r"(以后|今后|之后|往后)\S{0,12}(都|请|要|别|不要|一律|统一|只)", r"一律|统一用",
@@ -175,6 +191,8 @@ RULE = _rx(
     r"(别|不要)超过\S{0,4}(字|句|条|段)|纯文本|分点|分条", r"\b(ground rules|house rules|rules for)\b|\bany \w+ you write\b",
     r"(用|使用)\s?(English|Chinese)\b",
     r"\bcite\b|\bwith a link\b|附上\S{0,4}(来源|出处|链接)|注明(来源|出处)", r"\bwhen you (tell|give|recommend|suggest) me\b",
+    r"(别|不要|不用)(再)?(每次都|老是|总是|一直)|(别|不要|不用)(再)?给我(列|写|推|发|来|整)", r"直接(说|讲|给)(重点|结论|答案)",
+    r"(保留|不要翻|别翻|不用翻)(成)?(英文|中文|原文)",
 )
 STANDING_RULE = _rx(
     r"以后|今后|之后|每次|一律|统一|永远|始终|记得|别|不要|不许|请|控制在|结论",

@@ -16,7 +16,8 @@ from hermes_graph.policy.hanzi import simplified
 
 SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "residence": re.compile(
-        r"住在|家在|我家住|人在[\u4e00-\u9fff]{2,4}$|(^|我|家)住(?!院|宿|手|[一二三四五六七八九十\d]+(楼|层))|搬到|搬去|搬回|搬来|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|租在|租了房|房子\S{0,3}租|"
+        r"住在|家在|我家住|人在[\u4e00-\u9fff]{2,4}$|(^|我|家)住(?!院|宿|手|[一二三四五六七八九十\d]+(楼|层))|搬到|搬去|搬回|搬来|"
+        r"(全家|我们|我)\S{0,3}搬(家)?[\u4e00-\u9fff]{2,4}(了|啦)|\bnow that (I'?m|we'?re) (in|living in|based in) (?-i:[A-Z])|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|租在|租了房|房子\S{0,3}租|"
         r"\bended up (in|moving to|living in) (?-i:[A-Z])|"
         r"\b(I'?m|we'?re) (now )?(in|based in|living in) (?-i:[A-Z])[\w ]{0,20}\bnow\b|"
         r"\b(I|we|family) (still |now |currently )?lives? (in|at|on|near)\b|\bliving in\b|"
@@ -25,7 +26,7 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"\bmy (location|(home |postal |street )?address|home town|hometown)\b",
         re.IGNORECASE),
     "employer": re.compile(
-        r"在\S{1,12}(工作|上班|上夜班|干|任职|就职)|跳槽|入职|离职|辞职|报到|自己开了(个|家)|\bwork (at|for)\b|"
+        r"在\S{1,12}(工作|上班|上夜班|干|任职|就职)|在\S{1,10}(坐|干|做|待|呆)了\S{1,4}年|跳槽|入职|离职|辞职|报到|自己开了(个|家)|\bwork (at|for)\b|"
         r"\bmy (employer|company)\b|"
         r"\bwhere I work\b|\bjoined \S+ as\b|\bleft (my (job|company)|(?-i:[A-Z]))|换工作|换了工作|"
         r"\bchanged jobs\b|\bnew job\b|"

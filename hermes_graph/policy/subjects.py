@@ -36,7 +36,7 @@ THIRD_PARTY = _rx(
     r"tech lead|supervisor|mentor|boss|manager|"
     r"neighbou?r|classmate|cousin|sister|brother|grandma|grandpa|grandmother|grandfather|"
     r"aunt|uncle|niece|nephew|boyfriend|girlfriend|fianc[eé]e?|in-laws?|teacher|landlord|"
-    r"client|ex)\b",
+    r"client|ex|mate|buddy|pal|bestie|bff|workmate)\b",
 )
 FAMILY = _rx(
     r"(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸)",
