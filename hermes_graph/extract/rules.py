@@ -44,6 +44,8 @@ SLOT_CATEGORY: dict[str, Category] = {"residence": "identity", "employer": "iden
                                       "job": "identity"}
 """Where the user lives and works is who they are: such a statement joins the core profile
 even when no identity phrase marks it ("we ended up in Lyon after all")."""
+PRONOUN = re.compile(r"(he|she|they)\b|(他|她)(们)?", re.IGNORECASE)
+"""A clause opening with a pronoun is about whoever the clause before it named."""
 WE = re.compile(r"我们|咱们|全家|一家人|\bwe\b|\bour family\b|\bus\b", re.IGNORECASE)
 """The user and their family together: such a statement is the user's own."""
 JOINED_CATEGORIES: frozenset[Category] = frozenset({"rule", "constraint"})
@@ -234,7 +236,8 @@ class RuleExtractor:
                     and (category == "rule" or not ask):
                 last.clauses.append(clause)
             elif category is not None and not ask:
-                if lead is not None and subject is None:
+                if lead is not None and (subject is None or PRONOUN.match(clause)):
+                    # "My brother Kev's coming, he's got a nut allergy": the name goes along
                     groups.append(_Group(category, [lead, clause], "other"))
                 else:
                     prefix = [context] if context and _bare(clause) else []

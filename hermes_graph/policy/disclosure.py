@@ -49,7 +49,7 @@ nervous tired wired starving hungry thirsty bored stuck mad angry upset confused
 worried scared stressed exhausted sick ill late early busy free ready fine good ok okay okey
 alright great home out new still literally actually currently now today tonight this finally
 almost nearly also afraid on at in with like up down outside inside over under into by near
-heading headed stuck
+heading headed stuck paranoid terrified devastated heartbroken gutted shattered knackered buzzing
 """)
 _PAST = re.compile(r"ed$")
 _IRREGULAR_PAST = _words("""

@@ -159,6 +159,8 @@ CONSTRAINT = _rx(
     r"颈椎病|腰椎间盘|腰间盘|低血压|低血糖|贫血",
     r"\b(tendon\w*|tendinitis|carpal tunnel|sprain\w*|fractur\w*)\b|\bbroken (arm|leg|wrist|ankle)\b",
     r"血压\S{0,2}(高|偏高|低|偏低)|血糖\S{0,2}(高|偏高)",
+    r"\b(don'?t|do not|doesn'?t) (own|have) an? (car|licen[cs]e|driver'?s licen[cs]e|oven|microwave|tv|dishwasher)\b"
+    r"|\bcan'?t (drive|swim|ride a bike)\b|\bno car\b|\bcar-free\b",
     r"diabet|\bA1C\b|\bblood (sugar|pressure)\b|\bcholesterol\b|休克|过敏性",
     r"\b(doctor|GP|physio|dentist|cardiologist|dietitian|nutritionist|consultant)\b[^.!?]{0,30}"
     r"\b(told|tells|says|said|wants|advised|recommended|put) (me|I)\b|医生\S{0,3}(说|让|叫|建议|不让)",
