@@ -168,3 +168,27 @@ def test_a_pets_health_is_kept_out_of_the_core_profile() -> None:
     turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
     [found] = RuleExtractor().extract([turn], now=AT)
     assert found.subject == "user.dog" and found.importance < MemoryConfig().core_min_importance
+
+
+def test_an_outburst_overrides_no_calm_fact(store: MemoryStore, clock: FakeClock) -> None:
+    def say(session: str, text: str) -> list[str]:
+        turns = [Turn(role="user", content=text, session=session, index=0, at=clock())]
+        return [d["reason"] for d in write_turns(store, RuleExtractor(), scope="u",
+                                                 session=session, turns=turns, now=clock(),
+                                                 config=MemoryConfig())]
+
+    say("s1", "我在一家游戏公司做数值策划，最近在做新卡牌游戏的经济系统")
+    clock.advance(days=3)
+    reasons = say("s2", "我要辞职！这破公司一天都待不下去了，制作人把我两个月的数值全推翻了！！")
+    assert any(r.startswith("emotional:overrides_nothing") for r in reasons)
+    assert any("数值策划" in m.content for m in store.list("u", statuses=("confirmed",)))
+
+
+@pytest.mark.parametrize(("text", "slot"), [
+    ("we ripped out DRF last sprint, everything's FastAPI + SQLAlchemy now", "backend"),
+    ("现在在 ByteDance 做 PM，新 team 还在 onboarding", "employer"),
+])
+def test_a_named_value_or_a_mixed_script_statement_fills_its_slot(text: str, slot: str) -> None:
+    from hermes_graph.policy.slots import slot_of
+
+    assert slot_of(text) == slot

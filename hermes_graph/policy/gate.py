@@ -77,11 +77,16 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
             "drop", "forget:no_match")
     status = "confirmed" if candidate.source == "explicit" and candidate.confidence >= 0.8 \
         else "candidate"
+    # seed 001 §5.2: said in the heat of the moment ("我要辞职！…！！"), it overrides nothing
+    calm = candidate.source != "emotional"
+    heated = make("admit", "emotional:overrides_nothing", (), "candidate")
     if candidate.negation and candidate.change_signal and candidate.slot is None:
         targets = contradicted(candidate, near)
         if not targets:
             return make("drop", "negation:no_match") if candidate.category == "fact" else make(
                 "admit", f"new:{candidate.category}", (), status)
+        if not calm:
+            return heated
         frozen = _frozen_gate(candidate, near, targets, config, make)
         if frozen is not None:
             return frozen
@@ -91,6 +96,8 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
         return make("supersede", "negation:supersedes_contradicted", targets, status)
     if candidate.change_signal and not candidate.negation and candidate.slot is None:
         targets = reversed_negatives(candidate, near)
+        if targets and not calm:
+            return heated
         if targets:  # "现在每天碳水得吃够" after "晚饭基本不吃碳水": the refusal is over
             frozen = _frozen_gate(candidate, near, targets, config, make)
             return frozen or make("supersede", "change:reverses_negative", targets, status)
@@ -142,6 +149,8 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
         if frozen is not None:
             return frozen
     if holders and candidate.change_signal:
+        if not calm:
+            return heated
         return GateDecision(action="supersede", candidate=inherit_role(candidate, holders),
                             reason=f"conflict:change_signal slot={candidate.slot}",
                             target_ids=tuple(m.id for m in holders), status=status)  # type: ignore[arg-type]

@@ -245,7 +245,7 @@ NEGATION = _rx(
     r"\bno longer\b", r"\b(don'?t|do not) \w+ \w*\s?anymore\b", r"\banymore\b", r"\bstopped\b",
     r"\bquit\b", r"不(喝|吃|抽|用|玩|做|去)\S{0,6}了", r"不在\S{1,10}(干|做|工作|上班|待)了",
     r"离职|辞职", r"\bleft (my (job|company|team)|(?-i:[A-Z]))",
-    r"\bgave up\b|\bgiving up\b|放弃了|结束了|告一段落",
+    r"\b(gave|given|giving) up\b|放弃了|结束了|告一段落",
     r"\bturns out I'?m not\b|\bI'?m not\b.{0,30}\bafter all\b|\bnot \w+ (after all|anymore)\b|原来(我)?(不|没)|其实(我)?不是|卖了|\bsold (my|the|our)\b",
     r"辞了|不干了",
     r"(已经)?(养好了|好了|痊愈|康复了)|\b(recovered|healed|all clear)\b|可以正常吃",

@@ -12,8 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from hermes_graph.policy.hanzi import simplified
+from hermes_graph.policy.hanzi import script_joined, simplified
 
+BACKENDS = r"Django|DRF|Flask|FastAPI|Rails|Laravel|Spring Boot|Express|NestJS|Phoenix|Gin"
+FRONTENDS = r"React|Vue|Angular|Svelte|Next\.js|Nuxt|SolidJS"
+"""Named values of the stack slots: "everything's FastAPI now" fills the backend slot."""
 SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "residence": re.compile(
         r"住在|家在|我家住|人在[\u4e00-\u9fff]{2,4}$|(^|我|家)住(?!院|宿|手|[一二三四五六七八九十\d]+(楼|层))|搬到|搬去|搬回|搬来|"
@@ -30,7 +33,8 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"\bmy (employer|company)\b|"
         r"\bwhere I work\b|\bjoined \S+ as\b|\bleft (my (job|company)|(?-i:[A-Z]))|换工作|换了工作|"
         r"\bchanged jobs\b|\bnew job\b|"
-        r"在\S{1,10}(做|当)[^，。,.]{0,8}(经理|工程师|设计|运营|产品|开发|销售|测试|QA)",
+        r"在\S{1,10}(做|当)[^，。,.]{0,8}(经理|工程师|设计|运营|产品|开发|销售|测试|QA)|"
+        r"(我|现在|目前)在(?!家|想|考虑|琢磨|研究|看|学|犹豫|纠结)[^，。？?]{2,16}(做|当)",
         re.IGNORECASE),
     "phone": re.compile(
         r"(我的?|用的?是?|换了?|买了)\S{0,2}手机|手机(是|用的|换|买)|iPhone|安卓|Android|"
@@ -38,11 +42,13 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"\bphone is\b|\bPixel\b|\bGalaxy\b", re.IGNORECASE),
     "frontend": re.compile(
         r"(我们|our|the)\S{0,3}\s?(的)?(前端|frontend|front-end)\S{0,3}\s?(是|用|基于|is|uses|runs on|is built)|"
-        r"(前端|frontend|front-end)\S{0,6}\s?(迁到|迁移到|换成|改成|migrated to|moved to|switched to)",
+        r"(前端|frontend|front-end)\S{0,6}\s?(迁到|迁移到|换成|改成|migrated to|moved to|switched to)|"
+        rf"\b(everything'?s|we'?re (on|using)|all) (?:{FRONTENDS})\b|\b(?:{FRONTENDS})\b[^.]{{0,30}}\bnow\b",
         re.IGNORECASE),
     "backend": re.compile(
         r"(我们|our|the)\S{0,3}\s?(的)?(后端|backend|back-end)\S{0,3}\s?(是|用|基于|is|uses|runs on|is built)|"
-        r"(后端|backend|back-end)\S{0,6}\s?(迁到|迁移到|换成|改成|migrated to|moved to|switched to)",
+        r"(后端|backend|back-end)\S{0,6}\s?(迁到|迁移到|换成|改成|migrated to|moved to|switched to)|"
+        rf"\b(everything'?s|we'?re (on|using)|all) (?:{BACKENDS})\b|\b(?:{BACKENDS})\b[^.]{{0,30}}\bnow\b",
         re.IGNORECASE),
     "computer": re.compile(
         r"(我的?|用的?是?|换了?|买了)\S{0,2}(电脑|笔记本|台式机)|(电脑|笔记本)(是|用的|换|买)|"
@@ -145,6 +151,7 @@ def _clauses(text: str) -> list[str]:
 def slot_of(text: str) -> str | None:
     """The single-valued slot a statement fills, or None when it is multi-valued."""
     clauses = _clauses(text)
+    clauses += [j for c in clauses if (j := script_joined(c)) is not None]  # "在 Shopee 做 PM"
     for name, pattern in SLOT_PATTERNS.items():
         if any(pattern.search(c) for c in clauses):
             return name

@@ -57,7 +57,7 @@ CONCEPTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("coffee", _rx(r"咖啡|美式|拿铁|卡布奇诺|浓缩|星巴克|瑞幸",
                    r"\b(coffee|latte|espresso|cappuccino|americano|flat white|mocha)\b")),
     ("tea", _rx(r"茶", r"\b(tea|matcha|chai)\b")),
-    ("alcohol", _rx(r"酒", r"\b(alcohol|beer|wine|whisk(e)?y|vodka|cocktails?|drinking)\b")),
+    ("alcohol", _rx(r"酒", r"\b(alcohol|beer|wine|whisk(e)?y|vodka|cocktails?|drinking|booze|IPA|lager|ale|pints?|sober)\b")),
     ("smoking", _rx(r"烟", r"\b(smok\w*|cigarettes?|vap\w*)\b")),
     ("meat", _rx(r"肉", r"\b(meat|beef|pork|chicken|steak)\b")),
     ("sugar", _rx(r"糖|甜食|奶茶", r"\b(sugar|sweets|dessert|candy|soda)\b")),
