@@ -260,7 +260,7 @@ FORGET = _rx(
     r"别存|不要存|别保存|\bscratch (that|what)\b",
     r"\b(delete|erase|wipe|clear|forget) (everything|all)\b|\bclean slate\b",
     r"别\S{0,3}(存|记)|不要\S{0,3}(存|记)|不想(让你)?(留着|记着|存着)|别留|不要留", r"\bpretend I never said\b|\bhold ?on ?to\b",
-    r"\bscrap (that|what|it|this)\b|\b(not|off) (on |the )?record\b|\b(don'?t|do not) want (it|that|this|them) (stored|kept|saved|remembered)\b|\bdelete\b",
+    r"\b(scrap|ditch|drop|bin|purge) (that|what|it|this|anything|everything|all)\b|\b(not|off) (on |the )?record\b|\b(don'?t|do not) want (it|that|this|them) (stored|kept|saved|remembered)\b|\bdelete\b",
 )
 
 FORGET_SELF = _rx(
@@ -291,7 +291,7 @@ FORGET_TARGET = _rx(
     r"\b(about|what I (told|said|mentioned)|that I|where I|my|me|everything|all of it)\b",
     r"\bI (told|said|mentioned|shared|gave)\b",
     r"关于我|我(说|告诉|提)|这件事|这个事|那件事|全部|所有|一切|我的|(跟|和|对)你(说|讲|提)|那条|这条|的事",
-    r"那个",
+    r"那个", r"(之前|刚才|上次|前面|以前)\S{0,2}(说|讲|提|告诉你)(的|过)",
     r"这事|那事|\b(that|this) (one|part|bit|thing|fact)\b|\bpretend I never said\b",
 )
 """A forget verb only counts when it points at what the user told us."""
