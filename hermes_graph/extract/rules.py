@@ -130,6 +130,9 @@ class RuleExtractor:
         candidates: list[Candidate] = []
         sentences = split_sentences(turn.content)
         heated = any(sig.matches(sig.EMOTIONAL, s) for s in sentences)
+        # "气死我了！！！老子明天就辞职，这破公司…": after an outburst, an angry sentence is
+        # part of the rant even without its own "!"
+        shouted = any(s.rstrip().endswith(("!", "！")) for s in sentences)
         previous: list[Candidate] = []
         for sentence in sentences:
             found = self._sentence(sentence, turn)
@@ -140,7 +143,8 @@ class RuleExtractor:
                 candidates[len(candidates) - len(previous):] = withdrawn
                 previous = []
                 continue
-            if heated and sentence.rstrip().endswith(("!", "！")):
+            if heated and (sentence.rstrip().endswith(("!", "！"))
+                           or (shouted and sig.matches(sig.EMOTIONAL, sentence))):
                 # "我要辞职！这破公司一天都待不下去了！！": the outburst is part of the rant
                 found = [replace(c, source="emotional", confidence=min(c.confidence, 0.6))
                          if c.drop_reason is None and not c.forget else c for c in found]
