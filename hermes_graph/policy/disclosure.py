@@ -25,9 +25,9 @@ def _words(text: str) -> frozenset[str]:
 _LEAD = (r"^(?:(?:and|but|so|also|plus|tbh|btw|honestly|basically|oh|well|yeah|yes|ok|okay|anyway|"
          r"actually|like|lol|haha|fwiw|cos|cuz|because)\b[,\s]*)*")
 _FIRST_PERSON = re.compile(
-    _LEAD + r"(?P<form>i'?m|i am|im|i'?ve|ive|i have"
-    r"|i (?:don'?t|dont|do not|can'?t|cant|cannot|never|no longer|haven'?t|have not)|i)"
-    r"\s+(?P<rest>.+)$",
+    _LEAD + r"(?P<form>i'?m|i am|im|i'?ve|ive|i have|we'?re|we are|we'?ve|we have"
+    r"|(?:i|we) (?:don'?t|dont|do not|can'?t|cant|cannae|canna|cannot|never|no longer|haven'?t"
+    r"|have not)|i|we)\s+(?P<rest>.+)$",
     re.IGNORECASE)
 _ADVERB = re.compile(r"^(usually|mostly|always|often|normally|generally|still|also|only|basically|"
                      r"mainly|rarely|sometimes|typically|pretty much|kind of|kinda|literally|"
@@ -71,11 +71,16 @@ def self_disclosure(clause: str) -> bool:
     found = _FIRST_PERSON.match(clause.strip())
     if found is None:
         return False
-    form = found["form"].lower().replace("'", "")
+    # "we" is the user's household or workplace: "we do 4 on 4 off", "we're an Android shop"
+    form = re.sub(r"^we(?=\b|re|ve)", "i", found["form"].lower().replace("'", ""))
+    form = {"ire": "im", "i are": "i am", "ive": "ive"}.get(form, form)
     rest = _ADVERB.sub("", found["rest"].strip())
     word = _first_word(rest)
     if not word or (form == "i" and len(rest.split()) < 2):
         return False  # "I see", "I know": nothing about the user
+    if form in ("im", "i am") and word in ("a", "an"):  # "we're an Android-only shop"
+        after = _first_word(rest.split(maxsplit=1)[1]) if len(rest.split()) > 1 else ""
+        return after not in ("bit", "little", "lot", "tad", "mess", "wreck", "few", "")
     if form in ("im", "i am"):
         if rest[:1].isupper() and word not in _NOT_LASTING_STATES:
             return True  # "I'm Jain", "I'm British"

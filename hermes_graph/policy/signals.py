@@ -113,7 +113,8 @@ IDENTITY = _rx(
     r"(\d|[一二两三四五六七八九十])岁(的|了)?\S{0,2}(英短|美短|布偶|橘猫|暹罗|金毛|柯基|泰迪|柴犬|边牧|哈士奇|拉布拉多|萨摩耶|比熊)",
     r"家里(的)?(猫|狗)", r"(宝宝|孩子|儿子|女儿|闺女|老大|老二)\S{0,3}(刚满|满|快)?(\d{1,2}|[一二两三四五六七八九十]{1,3})(个月|岁)",
     r"^(儿子|女儿|闺女|孩子|老大|老二)\S{0,4}(初|高|大)[一二三四]|^(儿子|女儿|闺女|孩子)\S{0,2}在\S{1,10}(读|上|念)",
-    r"(\d+|[一二两三四五六七八九十几]+)(多)?年了", r"(爸|妈|父亲|母亲|爷爷|奶奶|外公|外婆)\S{0,6}(走的|走了|没了)",
+    r"(\d+|[一二两三四五六七八九十几]+)(多)?年了", r"了(\d+|[一二两三四五六七八九十几]+)(多)?年",
+    r"\bmy (master'?s|masters|phd|degree|mba|apprenticeship|residency|diploma)\b", r"(爸|妈|父亲|母亲|爷爷|奶奶|外公|外婆)\S{0,6}(走的|走了|没了)",
 )
 PREFERENCE = _rx(
     r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
@@ -163,7 +164,8 @@ CONSTRAINT = _rx(
     r"|\bcan'?t (drive|swim|ride a bike)\b|\bno car\b|\bcar-free\b",
     r"diabet|\bA1C\b|\bblood (sugar|pressure)\b|\bcholesterol\b|休克|过敏性",
     r"\b(doctor|GP|physio|dentist|cardiologist|dietitian|nutritionist|consultant)\b[^.!?]{0,30}"
-    r"\b(told|tells|says|said|wants|advised|recommended|put) (me|I)\b|医生\S{0,3}(说|让|叫|建议|不让)",
+    r"\b(told|tells|says|said|wants|advised|recommended|put) (me|I)\b|(医生|老师|教练|大夫)\S{0,3}(说|让|叫|建议|不让)",
+    r"到现在(还|都)?\S{0,4}(不|没)",
     r"\b(hip|knee|shoulder|heart|back) (replacement|replaced|surgery|operation)\b"
     r"|\bhad (my )?(left |right )?\w+ (replaced|removed)\b",
 )
