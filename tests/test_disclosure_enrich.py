@@ -192,3 +192,17 @@ def test_a_named_value_or_a_mixed_script_statement_fills_its_slot(text: str, slo
     from hermes_graph.policy.slots import slot_of
 
     assert slot_of(text) == slot
+
+
+def test_she_after_naming_my_mother_is_my_mother() -> None:
+    text = "三八节给我妈买了个电子血压计，她高血压好多年了，还有二型糖尿病。这种臂式的准不准啊"
+    turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
+    [found] = [c for c in RuleExtractor().extract([turn], now=AT) if c.drop_reason is None]
+    assert found.subject == "user.mother" and "高血压" in found.content
+
+
+def test_the_neighbours_dog_is_not_the_users() -> None:
+    text = "We're dog-sitting the neighbour's spaniel Biscuit. He's on a raw diet."
+    turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
+    assert all(c.subject == "third_party" for c in RuleExtractor().extract([turn], now=AT)
+               if c.drop_reason is None)

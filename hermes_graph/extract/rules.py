@@ -134,8 +134,9 @@ class RuleExtractor:
         # part of the rant even without its own "!"
         shouted = any(s.rstrip().endswith(("!", "！")) for s in sentences)
         previous: list[Candidate] = []
+        mention: str | None = None  # the last clause naming someone, for "he"/"她" after it
         for sentence in sentences:
-            found = self._sentence(sentence, turn)
+            found, mention = self._sentence(sentence, turn, mention)
             if any(c.forget for c in found) and sig.matches(sig.RETRACT, sentence) and previous:
                 # "I'm 9 weeks pregnant. Actually no, don't hold onto that one.": withdrawn
                 withdrawn = [replace(c, content="[retracted]", drop_reason="retracted")
@@ -173,12 +174,15 @@ class RuleExtractor:
                 continue
             pair = Turn(role="user", content=f"{question} {turn.content}", session=turn.session,
                         index=turn.index, at=turn.at, speaker=turn.speaker, ref=turn.ref)
-            for candidate in self._sentence(f"{question.rstrip('?？')}：{turn.content}", pair):
+            for candidate in self._sentence(f"{question.rstrip('?？')}：{turn.content}", pair)[0]:
                 if candidate.drop_reason is None:
                     found.append(replace(candidate, source="implicit", confidence=0.7))
         return found
 
-    def _sentence(self, sentence: str, turn: Turn) -> list[Candidate]:
+    def _sentence(self, sentence: str, turn: Turn,
+                  mention: str | None = None) -> tuple[list[Candidate], str | None]:
+        """The sentence's candidates, and the last clause in it (or before it) that names
+        someone other than the user."""
         ref = source_ref(turn)
         change = sig.matches(sig.CHANGE, sentence)
         remember = sig.matches(sig.REMEMBER, sentence)
@@ -191,7 +195,7 @@ class RuleExtractor:
             everything = sig.matches(sig.FORGET_ALL, body)
             return [Candidate(content=body, kind="semantic", category="fact", forget=True,
                               importance=10, confidence=0.95, source_ref=ref,
-                              qualifiers=("all",) if everything else ())]
+                              qualifiers=("all",) if everything else ())], mention
         out: list[Candidate] = []
         groups: list[_Group] = []
         lead: str | None = None  # "我妈上个月体检": whom the next unnamed clause is about
@@ -232,6 +236,9 @@ class RuleExtractor:
                     sig.matches(sig.REQUEST, said) or sig.matches(sig.EMOTIONAL, clause)):
                 category = "fact"  # "I drive long haul", "I don't own a car": how life runs
             subject = subjects.clause_subject(clause)
+            names_someone = not PRONOUN.match(clause) and (
+                subjects.family_relation(clause) is not None
+                or sig.matches(subjects.THIRD_PARTY, clause))
             ask = category is not None and self._is_ask(said, category)
             last = groups[-1] if groups else None
             if new_value and last is not None and last.clauses and last.replace_negated(clause):
@@ -240,6 +247,8 @@ class RuleExtractor:
                     and (category == "rule" or not ask):
                 last.clauses.append(clause)
             elif category is not None and not ask:
+                if lead is None and PRONOUN.match(clause) and mention is not None:
+                    lead = mention  # "给我妈买了个血压计，她高血压好多年了": she is the mother
                 if lead is not None and (subject is None or PRONOUN.match(clause)):
                     # "My brother Kev's coming, he's got a nut allergy": the name goes along
                     groups.append(_Group(category, [lead, clause], "other"))
@@ -256,6 +265,8 @@ class RuleExtractor:
             elif category is None and not (sig.matches(sig.REQUEST, said)
                                            or sig.matches(sig.EMOTIONAL, clause)):
                 context = clause
+            if names_someone:
+                mention = clause
         for group in groups:
             if group.clauses:
                 candidate = self._candidate(group, ref, change=change, remember=remember)
@@ -263,7 +274,7 @@ class RuleExtractor:
                     candidate = replace(candidate, slot=group.slot)
                 out.append(replace(candidate, restated=restated,
                                    content=with_absolute_dates(candidate.content, turn.at)))
-        return out
+        return out, mention
 
     @staticmethod
     def _is_ask(clause: str, category: Category) -> bool:
@@ -295,6 +306,10 @@ class RuleExtractor:
             # a pet's or relative's health ("肾指标偏高，医生让换处方粮") is theirs: not core
             importance = importance if category == "identity" and not sig.matches(
                 sig.CONSTRAINT, own) else FAMILY_IMPORTANCE
+        elif relation is not None and group.subject == "other" and len(group.clauses) > 1 \
+                and PRONOUN.match(group.clauses[1]):
+            subject = f"user.{relation}"  # "…给我妈买了个血压计，她高血压好多年了"
+            importance = FAMILY_IMPORTANCE
         elif relation is not None and category not in ("rule", "constraint") \
                 and not sig.matches(WE, own):  # "我们全家搬深圳了": the user moved too
             subject = f"user.{relation}"  # "我有个闺女叫朵朵": the user's family

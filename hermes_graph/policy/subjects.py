@@ -37,6 +37,8 @@ THIRD_PARTY = _rx(
     r"neighbou?r|classmate|cousin|sister|brother|grandma|grandpa|grandmother|grandfather|"
     r"aunt|uncle|niece|nephew|boyfriend|girlfriend|fianc[eé]e?|in-laws?|teacher|landlord|"
     r"client|ex|mate|buddy|pal|bestie|bff|workmate)\b",
+    r"\b(the|a|my|our) (neighbou?r|friend|colleague|coworker|boss|sister|brother|cousin|aunt|uncle|"
+    r"landlord|flatmate|roommate)s?'s?\b(?! (house|place|flat))", r"(邻居|朋友|同事|室友|房东)(家)?的",
 )
 FAMILY = _rx(
     r"(女儿|闺女|丫头|儿子|老婆|老公|妻子|丈夫|爱人|媳妇|孩子|宝宝|妈妈|爸爸|父亲|母亲|老妈|老爸)",
