@@ -206,3 +206,28 @@ def test_the_neighbours_dog_is_not_the_users() -> None:
     turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
     assert all(c.subject == "third_party" for c in RuleExtractor().extract([turn], now=AT)
                if c.drop_reason is None)
+
+
+def test_a_budget_for_one_request_is_not_core() -> None:
+    turn = Turn(role="user", content="manager 下个月 farewell，送什么礼物好？budget 50 SGD 左右",
+                session="s1", index=0, at=AT)
+    [found] = [c for c in RuleExtractor().extract([turn], now=AT) if c.drop_reason is None]
+    assert found.slot == "budget" and found.importance < MemoryConfig().core_min_importance
+    text = "我们家准备装修了，全包预算二十万，别给我推荐超预算的东西。"
+    standing = Turn(role="user", content=text, session="s1", index=0, at=AT)
+    kept = [c for c in RuleExtractor().extract([standing], now=AT) if "二十万" in c.content]
+    assert kept[0].importance >= MemoryConfig().core_min_importance
+
+
+def test_a_new_value_said_with_its_context_supersedes_only_the_old_one(
+        store: MemoryStore, clock: FakeClock) -> None:
+    def say(session: str, text: str) -> None:
+        turns = [Turn(role="user", content=text, session=session, index=0, at=clock())]
+        write_turns(store, RuleExtractor(), scope="u", session=session, turns=turns,
+                    now=clock(), config=MemoryConfig())
+
+    say("s1", "我在字节做 B 端产品经理，最近写 PRD 写到头秃")
+    clock.advance(days=30)
+    say("s2", "下周一去美团到家事业部报到，还是干产品。新公司离我家近多了")
+    live = " ".join(m.content for m in store.list("u", statuses=("candidate", "confirmed")))
+    assert "美团" in live and "字节" not in live

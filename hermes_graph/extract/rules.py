@@ -48,6 +48,9 @@ PRONOUN = re.compile(r"(he|she|they)\b|(他|她)(们)?", re.IGNORECASE)
 """A clause opening with a pronoun is about whoever the clause before it named."""
 WE = re.compile(r"我们|咱们|全家|一家人|\bwe\b|\bour family\b|\bus\b", re.IGNORECASE)
 """The user and their family together: such a statement is the user's own."""
+SLOT_IMPORTANCE_CAP: dict[str, int] = {"budget": 6}
+"""A budget said with a request belongs to that purchase: recalled when one comes up, never
+part of the core profile injected into every reply ("帮我挑个键盘，budget 50 SGD 左右")."""
 JOINED_CATEGORIES: frozenset[Category] = frozenset({"rule", "constraint"})
 """One rule or constraint said in several clauses ("我爸有痛风，海鲜和啤酒都不能碰") is one
 memory."""
@@ -135,8 +138,10 @@ class RuleExtractor:
         shouted = any(s.rstrip().endswith(("!", "！")) for s in sentences)
         previous: list[Candidate] = []
         mention: str | None = None  # the last clause naming someone, for "he"/"她" after it
+        asked = False
         for sentence in sentences:
-            found, mention = self._sentence(sentence, turn, mention)
+            found, mention = self._sentence(sentence, turn, mention, after_question=asked)
+            asked = sentence.rstrip().endswith(("?", "？"))
             if any(c.forget for c in found) and sig.matches(sig.RETRACT, sentence) and previous:
                 # "I'm 9 weeks pregnant. Actually no, don't hold onto that one.": withdrawn
                 withdrawn = [replace(c, content="[retracted]", drop_reason="retracted")
@@ -164,6 +169,7 @@ class RuleExtractor:
                     or len(turn.content) > ANSWER_MAX_CHARS
                     or sig.matches(sig.SMALLTALK, turn.content.strip())
                     or sig.matches(sig.ASSENT, turn.content.strip())
+                    or sig.matches(sig.EMOTIONAL, turn.content)  # "气死了" answers nothing
                     or privacy.secret_kinds(turn.content, include_phone=True)
                     or self.extract([turn], now=now)):
                 continue
@@ -179,10 +185,11 @@ class RuleExtractor:
                     found.append(replace(candidate, source="implicit", confidence=0.7))
         return found
 
-    def _sentence(self, sentence: str, turn: Turn,
-                  mention: str | None = None) -> tuple[list[Candidate], str | None]:
+    def _sentence(self, sentence: str, turn: Turn, mention: str | None = None, *,
+                  after_question: bool = False) -> tuple[list[Candidate], str | None]:
         """The sentence's candidates, and the last clause in it (or before it) that names
-        someone other than the user."""
+        someone other than the user. ``after_question``: the sentence qualifies a question
+        just asked ("送什么礼物好？budget 50 SGD 左右")."""
         ref = source_ref(turn)
         change = sig.matches(sig.CHANGE, sentence)
         remember = sig.matches(sig.REMEMBER, sentence)
@@ -269,7 +276,9 @@ class RuleExtractor:
                 mention = clause
         for group in groups:
             if group.clauses:
-                candidate = self._candidate(group, ref, change=change, remember=remember)
+                candidate = self._candidate(group, ref, change=change, remember=remember,
+                                            asked=after_question
+                                            or sig.matches(sig.REQUEST, body))
                 if candidate.slot is None and candidate.subject == "user" and group.slot:
                     candidate = replace(candidate, slot=group.slot)
                 out.append(replace(candidate, restated=restated,
@@ -287,7 +296,7 @@ class RuleExtractor:
         return not sig.matches(sig.IDENTITY, clause[:8])
 
     def _candidate(self, group: _Group, ref: dict[str, object], *, change: bool,
-                   remember: bool = False) -> Candidate:
+                   remember: bool = False, asked: bool = False) -> Candidate:
         own = _join(group.clauses)  # who and when come from the statement, not its prefix
         content = _join([*group.prefix, *group.clauses])
         emotional = sig.matches(sig.EMOTIONAL, content)
@@ -315,6 +324,8 @@ class RuleExtractor:
             subject = f"user.{relation}"  # "我有个闺女叫朵朵": the user's family
         negation = sig.matches(sig.NEGATION, own)
         slot = slot_of(own) if subject == "user" else None
+        if asked:  # "帮我挑个键盘，budget 50 SGD 左右": the budget of this one request
+            importance = min(importance, SLOT_IMPORTANCE_CAP.get(slot or "", importance))
         if too_short(content, self.config) and slot is None:
             drop = "too_short"  # a short clause naming a slot value ("我住在杭州") is no junk
         elif sig.matches(sig.DEICTIC, own):

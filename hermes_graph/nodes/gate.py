@@ -35,6 +35,9 @@ from hermes_graph.types import (
 )
 
 NEIGHBOURS = 5
+SLOT_FAMILY: dict[str, tuple[str, ...]] = {"employer": ("job",), "job": ("employer",)}
+"""Slots that change together: a new employer is usually a new job too ("new gig, fully
+remote instructional designer" after "I teach at a secondary school")."""
 PARKED_OR_LIVE: tuple[Status, ...] = (*LIVE_STATUSES, "pending_override")
 """A repeated override confirms the parked one instead of parking another."""
 
@@ -44,7 +47,7 @@ def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neigh
     if candidate.drop_reason is not None:
         return Neighbourhood()
     slots = slots_named(candidate.content) if candidate.forget else (
-        [candidate.slot] if candidate.slot else [])
+        [candidate.slot, *SLOT_FAMILY.get(candidate.slot, ())] if candidate.slot else [])
     everything = candidate.forget and ("all" in candidate.qualifiers
                                        or bool(topics_named(candidate.content)))
     similar = store.search(scope, candidate.content, k=NEIGHBOURS,

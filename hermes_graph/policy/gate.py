@@ -90,7 +90,10 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
         frozen = _frozen_gate(candidate, near, targets, config, make)
         if frozen is not None:
             return frozen
-        if candidate.category == "fact":  # "小米那台我已经不用了": nothing new to keep
+        old_terms = set().union(*(distinctive_terms(m.content) for m in near_memories(near)
+                                  if m.id in targets))
+        if candidate.category == "fact" and distinctive_terms(candidate.content) & old_terms:
+            # "小米那台我已经不用了": nothing new to keep, and it would name the old value
             return make("retire", "negation:retires_contradicted", targets)
         # "I don't eat spicy food anymore": retire the contradicted, keep the new statement
         return make("supersede", "negation:supersedes_contradicted", targets, status)
@@ -151,6 +154,11 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
     if holders and candidate.change_signal:
         if not calm:
             return heated
+        # what this session already said about the slot is this change's own context
+        # ("下周一去美团报到…新公司离我家近多了"), not the value it replaces
+        holders = [m for m in holders if m.confirmed_sessions[:1] != (session,)]
+        if not holders:
+            return make("admit", f"new:{candidate.category} slot={candidate.slot}", (), status)
         return GateDecision(action="supersede", candidate=inherit_role(candidate, holders),
                             reason=f"conflict:change_signal slot={candidate.slot}",
                             target_ids=tuple(m.id for m in holders), status=status)  # type: ignore[arg-type]
@@ -181,6 +189,10 @@ def _enriched(candidate: Candidate, hit: ScoredMemory, config: MemoryConfig,
     if enrichment is None or enrichment.content == hit.memory.content:
         return None
     return _enrich(candidate, enrichment, status)
+
+
+def near_memories(near: Neighbourhood) -> list[Memory]:
+    return [*near.slot_holders, *(h.memory for h in near.similar)]
 
 
 def _frozen_gate(candidate: Candidate, near: Neighbourhood, targets: Sequence[int],

@@ -232,7 +232,7 @@ CHANGE = _rx(
     r"\b(relocated|relocating)\b", r"\bmoved (back )?to\b", r"\bI (just )?(left|quit)\b",
     r"\b(gone|went|go|is|has gone) (up|down) to\b",
     r"\b(increased|raised|bumped|upped|lowered|reduced|cut|dropped) (it |(my|the) \w+ )?to\b",
-    r"\bgave up\b|\bgiving up\b|放弃了|结束了|告一段落|换工作|换了工作|换了份工作|\bchanged jobs\b|\bnew job\b",
+    r"\b(gave|given|giving) up\b|放弃了|结束了|告一段落|换工作|换了工作|换了份工作|\bchanged jobs\b|\bnew job\b",
     r"调到|调去|外派|\btransferred to\b|\bended up\b|\bafter all\b|\bfell through\b|\bturns out\b|原来|packed up|卖了|提了(辆|台)|换了(辆|台)|买了(辆|台)",
     r"报到|工牌交了|交了工牌",
     r"迁到|迁移到|\bmigrated to\b",
@@ -241,6 +241,7 @@ CHANGE = _rx(
     r"\bsold (my|the|our)\b",
     r"\bfrom this (season|year|month)\b|\bwent up\b|\bcosts? went up\b",
     r"压到|砍到|\bcut (it |my budget )?(down )?to\b|离开了",
+    r"新公司|新工作|新单位|新家|\bnew (gig|role|position|place|flat|apartment)\b|\brewrote\b|\bported to\b",
 )
 NEGATION = _rx(
     r"不再", r"不用了", r"已经不", r"以后(别|不要)再?", r"别再", r"不是\S{0,6}了", r"戒了",
@@ -353,6 +354,7 @@ EMOTIONAL = _rx(
     r"\bI swear\b", r"\bnever (touching|using|doing) (it|that|this) again\b",
     r"\bI'?m (such )?an? (idiot|failure|loser|mess|moron)\b|can'?t do anything right|\bI'?m so (stupid|dumb|useless)\b",
     r"我(就是个|真是个)?(废物|白痴|傻子|笨蛋)|什么都做不好|一天都待不下去|破公司|受够了|老子",
+    r"这破\S{1,3}|谁爱(做|干)谁(做|干)|\bdone with \w+ing\b|\bstupidest\b|\bhate it\b",
     r"\bI'?m the worst\b|\bworst \w+ (alive|ever)\b",
     r"\b(total|complete) (fraud|failure|idiot|loser)\b|\bis garbage\b|\bI suck\b",
     r"失败的(妈妈|爸爸|人)|\bfailure\b|都不管了",
@@ -431,6 +433,9 @@ CN_ADDRESSED = _rx(r"你|帮我|请|麻烦|别|不要", r"把[^，。]{0,20}(删
                    r"^(忘掉|忘了|删掉|删除|清除|清空|抹掉|去掉)")
 """A Chinese forget verb speaks to us ("把我住址那条删了", "别记了"), not of the past
 ("旧代码全删了")."""
+PLEASE_FORGET = _rx(r"\bplease (forget|delete|remove|drop|erase)\b|\bplease (don'?t|do not) (keep|store|save|remember)\b",
+                    r"不想\S{0,12}(被)?(存|记)(下来|住|着)?")
+"""A polite forget request inside a longer message ("…，please forget 公司名字")."""
 CORRECTION = _rx(r"\bno wait\b|\bscratch that\b|\bI mean\b|\bactually no\b|\bcorrection\b|不对|说错了|更正一下|哦不")
 """The user corrects themselves mid-sentence: what came before the marker is void."""
 
@@ -442,7 +447,7 @@ def forget_request(text: str) -> bool:
     addressed = FORGET_SELF.sub(" ", text)
     if not (matches(FORGET, addressed) and matches(FORGET_TARGET, addressed)):
         return False
-    if FORGET_IMPERATIVE.match(addressed.strip()):  # mixed text may ask in either language
-        return True
+    if FORGET_IMPERATIVE.match(addressed.strip()) or PLEASE_FORGET.search(addressed):
+        return True  # mixed text may ask in either language
     return matches(CN_ADDRESSED if has_han(addressed) else TO_YOU, addressed)
 
