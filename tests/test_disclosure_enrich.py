@@ -231,3 +231,26 @@ def test_a_new_value_said_with_its_context_supersedes_only_the_old_one(
     say("s2", "下周一去美团到家事业部报到，还是干产品。新公司离我家近多了")
     live = " ".join(m.content for m in store.list("u", statuses=("candidate", "confirmed")))
     assert "美团" in live and "字节" not in live
+
+
+@pytest.mark.parametrize("text", [
+    "I get violently seasick, I threw up on the ferry once", "I'm Jain so no onion or garlic",
+    "我家柯基馒头最近老是舔爪子", "反正我在家办公，白天一般都有人",
+])
+def test_lasting_conditions_diets_pets_and_work_from_home_are_kept(text: str) -> None:
+    turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
+    assert any(c.drop_reason is None for c in RuleExtractor().extract([turn], now=AT))
+
+
+def test_said_again_with_a_new_detail_enriches_even_without_a_shared_word(
+        store: MemoryStore, clock: FakeClock) -> None:
+    def say(session: str, text: str) -> None:
+        turns = [Turn(role="user", content=text, session=session, index=0, at=clock())]
+        write_turns(store, RuleExtractor(), scope="u", session=session, turns=turns,
+                    now=clock(), config=MemoryConfig())
+
+    say("s1", "那玩意我不吃，闻着就难受")
+    clock.advance(days=10)
+    say("s2", "再强调一下哈，香菜我是碰都不碰的。")
+    live = [m.content for m in store.list("u", statuses=("candidate", "confirmed"))]
+    assert any("香菜" in c for c in live)

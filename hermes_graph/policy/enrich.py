@@ -112,7 +112,7 @@ def restatement_of(candidate: Candidate, similar: Sequence[ScoredMemory],
     for hit in similar:
         other = hit.memory
         shared = things_shared(mine, other.content, similar)
-        if not (shared and hit.vector_score >= floor
+        if not ((shared or said_again) and hit.vector_score >= floor
                 and other.kind in ENRICH_KINDS and other.subject == candidate.subject
                 and tuple(sorted(candidate.qualifiers)) == other.qualifiers
                 and sig.matches(sig.NEGATION, other.content) == negated):

@@ -111,7 +111,8 @@ IDENTITY = _rx(
     rf"(?-i:[A-Z])[a-z]+, (my|our) (\w+ )?({DOG_BREEDS}|{CAT_BREEDS}|dog|cat|puppy|kitten|parrot|rabbit)",
     r"^在(?!家|想|考虑|琢磨|研究|看|学|犹豫|纠结)[^，。？?]{2,20}(做|当)[^，。？?]{1,10}$",
     r"(\d|[一二两三四五六七八九十])岁(的|了)?\S{0,2}(英短|美短|布偶|橘猫|暹罗|金毛|柯基|泰迪|柴犬|边牧|哈士奇|拉布拉多|萨摩耶|比熊)",
-    r"家里(的)?(猫|狗)", r"(宝宝|孩子|儿子|女儿|闺女|老大|老二)\S{0,3}(刚满|满|快)?(\d{1,2}|[一二两三四五六七八九十]{1,3})(个月|岁)",
+    r"家里(的)?(猫|狗)", r"(我家|我的)(那|这)?(只|条)?(猫|狗|柯基|金毛|泰迪|柴犬|边牧|哈士奇|布偶|英短|美短|橘猫|暹罗|拉布拉多)[\u4e00-\u9fff]{1,3}",
+    r"在家办公|居家办公|远程办公|\bWFH\b", r"(宝宝|孩子|儿子|女儿|闺女|老大|老二)\S{0,3}(刚满|满|快)?(\d{1,2}|[一二两三四五六七八九十]{1,3})(个月|岁)",
     r"^(儿子|女儿|闺女|孩子|老大|老二)\S{0,4}(初|高|大)[一二三四]|^(儿子|女儿|闺女|孩子)\S{0,2}在\S{1,10}(读|上|念)",
     r"(\d+|[一二两三四五六七八九十几]+)(多)?年了", r"了(\d+|[一二两三四五六七八九十几]+)(多)?年",
     r"\bmy (master'?s|masters|phd|degree|mba|apprenticeship|residency|diploma)\b", r"(爸|妈|父亲|母亲|爷爷|奶奶|外公|外婆)\S{0,6}(走的|走了|没了)",
@@ -166,6 +167,8 @@ CONSTRAINT = _rx(
     r"\b(doctor|GP|physio|dentist|cardiologist|dietitian|nutritionist|consultant)\b[^.!?]{0,30}"
     r"\b(told|tells|says|said|wants|advised|recommended|put) (me|I)\b|(医生|老师|教练|大夫)\S{0,3}(说|让|叫|建议|不让)",
     r"到现在(还|都)?\S{0,4}(不|没)",
+    r"\b(seasick|carsick|airsick|motion sick|travel sick|migraines?)\b|晕船|晕机",
+    r"\b(Jain|halal|kosher)\b|清真|回族|\bno (onion|garlic|pork|beef|meat|eggs|dairy|nuts|gluten|shellfish)\b",
     r"\b(hip|knee|shoulder|heart|back) (replacement|replaced|surgery|operation)\b"
     r"|\bhad (my )?(left |right )?\w+ (replaced|removed)\b",
 )
@@ -354,7 +357,7 @@ EMOTIONAL = _rx(
     r"\bI swear\b", r"\bnever (touching|using|doing) (it|that|this) again\b",
     r"\bI'?m (such )?an? (idiot|failure|loser|mess|moron)\b|can'?t do anything right|\bI'?m so (stupid|dumb|useless)\b",
     r"我(就是个|真是个)?(废物|白痴|傻子|笨蛋)|什么都做不好|一天都待不下去|破公司|受够了|老子",
-    r"这破\S{1,3}|谁爱(做|干)谁(做|干)|\bdone with \w+ing\b|\bstupidest\b|\bhate it\b",
+    r"再也不\S{1,4}(了|啦)?[!！]|我恨\S{1,6}[!！，,]|这破\S{1,3}|谁爱(做|干)谁(做|干)|\bdone with \w+ing\b|\bstupidest\b|\bhate it\b",
     r"\bI'?m the worst\b|\bworst \w+ (alive|ever)\b",
     r"\b(total|complete) (fraud|failure|idiot|loser)\b|\bis garbage\b|\bI suck\b",
     r"失败的(妈妈|爸爸|人)|\bfailure\b|都不管了",
