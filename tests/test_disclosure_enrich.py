@@ -254,3 +254,20 @@ def test_said_again_with_a_new_detail_enriches_even_without_a_shared_word(
     say("s2", "再强调一下哈，香菜我是碰都不碰的。")
     live = [m.content for m in store.list("u", statuses=("candidate", "confirmed"))]
     assert any("香菜" in c for c in live)
+
+
+def test_taking_back_an_outburst_erases_what_was_said_in_anger(
+        store: MemoryStore, clock: FakeClock) -> None:
+    def say(session: str, text: str) -> list[str]:
+        turns = [Turn(role="user", content=text, session=session, index=0, at=clock())]
+        return [d["action"] for d in write_turns(store, RuleExtractor(), scope="u",
+                                                 session=session, turns=turns, now=clock(),
+                                                 config=MemoryConfig())]
+
+    say("s1", "我真的受够了！！明天我就提离职，这破游戏谁爱做谁做")
+    assert any(m.source == "emotional" for m in store.list("u"))
+    clock.advance(days=1)
+    assert "forget" in say("s2", "昨晚说的都是气话哈。我其实挺喜欢做关卡策划的")
+    left = store.list("u")
+    assert not any("离职" in m.content for m in left)
+    assert any("关卡策划" in m.content for m in left)

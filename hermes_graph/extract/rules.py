@@ -198,6 +198,10 @@ class RuleExtractor:
         if corrected:  # "Budget's £6,000, no wait, scratch that, we agreed £4,500"
             sentence = sentence[corrected[-1].end():].strip(" ,，:：")
         body = sig.DISCOURSE_PREFIX.sub("", sentence).strip()
+        if sig.matches(sig.VENTING_RETRACTED, body):
+            return [Candidate(content=body, kind="semantic", category="fact", forget=True,
+                              importance=10, confidence=0.95, source_ref=ref,
+                              qualifiers=("venting",))], mention
         if sig.forget_request(body):
             everything = sig.matches(sig.FORGET_ALL, body)
             return [Candidate(content=body, kind="semantic", category="fact", forget=True,

@@ -49,6 +49,7 @@ def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neigh
     slots = slots_named(candidate.content) if candidate.forget else (
         [candidate.slot, *SLOT_FAMILY.get(candidate.slot, ())] if candidate.slot else [])
     everything = candidate.forget and ("all" in candidate.qualifiers
+                                       or "venting" in candidate.qualifiers
                                        or bool(topics_named(candidate.content)))
     similar = store.search(scope, candidate.content, k=NEIGHBOURS,
                            query_vector=store.embed_document(candidate.content))

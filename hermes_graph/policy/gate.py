@@ -226,6 +226,8 @@ def forget_targets(candidate: Candidate, near: Neighbourhood,
     close match."""
     if "all" in candidate.qualifiers:
         return [m.id for m in near.everything]
+    if "venting" in candidate.qualifiers:  # "昨晚说的都是气话": what was said in anger goes
+        return [m.id for m in near.everything if m.source == "emotional"]
     slots = set(slots_named(candidate.content))
     ids = [m.id for m in near.slot_holders if m.slot in slots]
     for topic in topics_named(candidate.content):  # "forget the health stuff I told you"

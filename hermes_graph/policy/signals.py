@@ -130,7 +130,7 @@ PREFERENCE = _rx(
     r"\bI\b.{0,30}\b(on weekends|at weekends|in my (spare|free) time|for fun|to (relax|decompress|unwind))\b", r"都(记|放|存)在|不想装|一概不",
     r"\bI do (\w+ ){0,3}(shopping|banking|groceries) at\b",
     r"(妈|爸|老婆|老公|女儿|儿子|朋友|同事|男朋友|女朋友)\S{0,3}(很|最|特别|比较)?(喜欢|爱|讨厌)",
-    r"迷上|着迷", r"^(been )?(really |rly |so |super )?into \w+|\bbeen (really |rly |so )?into\b",
+    r"迷上|着迷", r"我\S{0,3}(挺|很|最|特别|比较|超|真的)(喜欢|讨厌|受不了)", r"^(been )?(really |rly |so |super )?into \w+|\bbeen (really |rly |so )?into\b",
     r"我\S{0,2}(一向|向来|从来|常年|多年)", r"\bI\b[^.?!]{0,60}\b(every|each) (weekend|morning|evening|night|summer|winter|spring|fall|autumn|"
     r"(mon|tues|wednes|thurs|fri|satur|sun)day)\b", r"我(在\S{1,10})?开了(个|家|间|一家|一个|一间)",
     r"都选|只坐|只用|只买|只喝|只吃|\balways (pick|choose|book|fly|take)\b|\bonly (fly|use|buy|drink|eat)\b",
@@ -439,6 +439,9 @@ CN_ADDRESSED = _rx(r"你|帮我|请|麻烦|别|不要", r"把[^，。]{0,20}(删
 PLEASE_FORGET = _rx(r"\bplease (forget|delete|remove|drop|erase)\b|\bplease (don'?t|do not) (keep|store|save|remember)\b",
                     r"不想\S{0,12}(被)?(存|记)(下来|住|着)?")
 """A polite forget request inside a longer message ("…，please forget 公司名字")."""
+VENTING_RETRACTED = _rx(r"(是|都是|说的是|那是)气话|\bcalmed down\b|\bdidn'?t (really )?mean (it|that|any of (it|that))\b|"
+                       r"\b(was|were) (just )?venting\b|别当真|\bignore (what I said|my rant|that rant)\b")
+"""The user takes back what they said in anger (seed 001 §5.2): it is no lasting fact."""
 CORRECTION = _rx(r"\bno wait\b|\bscratch that\b|\bI mean\b|\bactually no\b|\bcorrection\b|不对|说错了|更正一下|哦不")
 """The user corrects themselves mid-sentence: what came before the marker is void."""
 
