@@ -198,16 +198,17 @@ class RuleExtractor:
         if corrected:  # "Budget's £6,000, no wait, scratch that, we agreed £4,500"
             sentence = sentence[corrected[-1].end():].strip(" ,，:：")
         body = sig.DISCOURSE_PREFIX.sub("", sentence).strip()
-        if sig.matches(sig.VENTING_RETRACTED, body):
-            return [Candidate(content=body, kind="semantic", category="fact", forget=True,
-                              importance=10, confidence=0.95, source_ref=ref,
-                              qualifiers=("venting",))], mention
-        if sig.forget_request(body):
+        out: list[Candidate] = []
+        if sig.matches(sig.VENTING_RETRACTED, body):  # and what follows it still counts:
+            # "气头上说的话别当真，我不辞，还得在这家游戏公司接着当策划呢"
+            out.append(Candidate(content=body, kind="semantic", category="fact", forget=True,
+                                 importance=10, confidence=0.95, source_ref=ref,
+                                 qualifiers=("venting",)))
+        elif sig.forget_request(body):
             everything = sig.matches(sig.FORGET_ALL, body)
             return [Candidate(content=body, kind="semantic", category="fact", forget=True,
                               importance=10, confidence=0.95, source_ref=ref,
                               qualifiers=("all",) if everything else ())], mention
-        out: list[Candidate] = []
         groups: list[_Group] = []
         lead: str | None = None  # "我妈上个月体检": whom the next unnamed clause is about
         context: str | None = None  # an unattached clause a bare statement may need

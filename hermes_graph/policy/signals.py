@@ -112,7 +112,11 @@ IDENTITY = _rx(
     r"^在(?!家|想|考虑|琢磨|研究|看|学|犹豫|纠结)[^，。？?]{2,20}(做|当)[^，。？?]{1,10}$",
     r"(\d|[一二两三四五六七八九十])岁(的|了)?\S{0,2}(英短|美短|布偶|橘猫|暹罗|金毛|柯基|泰迪|柴犬|边牧|哈士奇|拉布拉多|萨摩耶|比熊)",
     r"家里(的)?(猫|狗)", r"(我家|我的)(那|这)?(只|条)?(猫|狗|柯基|金毛|泰迪|柴犬|边牧|哈士奇|布偶|英短|美短|橘猫|暹罗|拉布拉多)[\u4e00-\u9fff]{1,3}",
-    r"在家办公|居家办公|远程办公|\bWFH\b", r"(宝宝|孩子|儿子|女儿|闺女|老大|老二)\S{0,3}(刚满|满|快)?(\d{1,2}|[一二两三四五六七八九十]{1,3})(个月|岁)",
+    r"在家办公|居家办公|远程办公|\bWFH\b", r"(?-i:[A-Z])[a-z]+ \((my|our) [\w ,]{1,24}\)",
+    r"\bwe (named|called) (him|her|them|it) (?-i:[A-Z])", r"\bon an? (F-1|H-1B|J-1|student visa|work visa|spouse visa)\b",
+    r"\b(mum|mom|dad|father|mother|wife|husband|son|daughter|brother|sister)\b[^.]{0,20}\b(died|passed)\b",
+    r"我(自己|现在|目前)在(?!家|想|考虑|琢磨|研究|看|学|犹豫|纠结)[^，。？?]{2,30}(做|当)", r"我在\S{1,8}开的",
+    r"今年(考研|中考|高考|考公|考编)|自学\S{1,6}", r"(宝宝|孩子|儿子|女儿|闺女|老大|老二)\S{0,3}(刚满|满|快)?(\d{1,2}|[一二两三四五六七八九十]{1,3})(个月|岁)",
     r"^(儿子|女儿|闺女|孩子|老大|老二)\S{0,4}(初|高|大)[一二三四]|^(儿子|女儿|闺女|孩子)\S{0,2}在\S{1,10}(读|上|念)",
     r"(\d+|[一二两三四五六七八九十几]+)(多)?年了", r"了(\d+|[一二两三四五六七八九十几]+)(多)?年",
     r"\bmy (master'?s|masters|phd|degree|mba|apprenticeship|residency|diploma)\b", r"(爸|妈|父亲|母亲|爷爷|奶奶|外公|外婆)\S{0,6}(走的|走了|没了)",
@@ -166,8 +170,9 @@ CONSTRAINT = _rx(
     r"diabet|\bA1C\b|\bblood (sugar|pressure)\b|\bcholesterol\b|休克|过敏性",
     r"\b(doctor|GP|physio|dentist|cardiologist|dietitian|nutritionist|consultant)\b[^.!?]{0,30}"
     r"\b(told|tells|says|said|wants|advised|recommended|put) (me|I)\b|(医生|老师|教练|大夫)\S{0,3}(说|让|叫|建议|不让)",
-    r"到现在(还|都)?\S{0,4}(不|没)",
+    r"到现在(还|都)?\S{0,4}(不|没)", r"\b(the )?(vet|doctor|GP)\b[^.!?]{0,20}\b(said|says|told)\b|兽医\S{0,3}(说|让)",
     r"\b(seasick|carsick|airsick|motion sick|travel sick|migraines?)\b|晕船|晕机",
+    r"产假|预产期|\bmaternity leave\b|(?<!not )\bpregnant\b|\b(saving|saved) up for\b|\bdon'?t (want to|wanna) go over\b",
     r"\b(Jain|halal|kosher)\b|清真|回族|\bno (onion|garlic|pork|beef|meat|eggs|dairy|nuts|gluten|shellfish)\b",
     r"\b(hip|knee|shoulder|heart|back) (replacement|replaced|surgery|operation)\b"
     r"|\bhad (my )?(left |right )?\w+ (replaced|removed)\b",
@@ -190,6 +195,7 @@ RULE = _rx(
     r"\b(no|without|avoid) (more )?(bullet points?|bullets|emojis?|exclamation( marks| points)?|"
     r"jargon|markdown|tables|headers)\b", r"\bformat (all |every |the |my )?\w+ (as|in|like)\b",
     r"\b(when|whenever|if) you (write|draft|reply|answer|explain|suggest|recommend|send|make)\b",
+    r"\b(for )?(anything|everything|any code|all code)\b[^.]{0,20}\byou (give|write|send|show)\b",
     r"\bin anything you (write|draft|send|make)\b",
     r"\balways (put|start|end|add|begin|lead|open|finish|keep|mention|show|cite|list)\b", r"(叫|称呼|喊)我",
     r"\b(metric|imperial)( units)?\b|\bcelsius\b|\bfahrenheit\b|公制|英制|摄氏",
@@ -439,7 +445,7 @@ CN_ADDRESSED = _rx(r"你|帮我|请|麻烦|别|不要", r"把[^，。]{0,20}(删
 PLEASE_FORGET = _rx(r"\bplease (forget|delete|remove|drop|erase)\b|\bplease (don'?t|do not) (keep|store|save|remember)\b",
                     r"不想\S{0,12}(被)?(存|记)(下来|住|着)?")
 """A polite forget request inside a longer message ("…，please forget 公司名字")."""
-VENTING_RETRACTED = _rx(r"(是|都是|说的是|那是)气话|\bcalmed down\b|\bdidn'?t (really )?mean (it|that|any of (it|that))\b|"
+VENTING_RETRACTED = _rx(r"(是|都是|说的是|那是)气话|气头上|\bcalmed down\b|\bdidn'?t (really )?mean (it|that|any of (it|that))\b|"
                        r"\b(was|were) (just )?venting\b|别当真|\bignore (what I said|my rant|that rant)\b")
 """The user takes back what they said in anger (seed 001 §5.2): it is no lasting fact."""
 CORRECTION = _rx(r"\bno wait\b|\bscratch that\b|\bI mean\b|\bactually no\b|\bcorrection\b|不对|说错了|更正一下|哦不")

@@ -34,7 +34,7 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"\bwhere I work\b|\bjoined \S+ as\b|\bleft (my (job|company)|(?-i:[A-Z]))|换工作|换了工作|"
         r"\bchanged jobs\b|\bnew (job|gig|role|position)\b|新公司|新工作|"
         r"在\S{1,10}(做|当)[^，。,.]{0,8}(经理|工程师|设计|运营|产品|开发|销售|测试|QA)|"
-        r"(我|现在|目前)在(?!家|想|考虑|琢磨|研究|看|学|犹豫|纠结)[^，。？?]{2,16}(做|当)",
+        r"(我|现在|目前)(自己)?在(?!家|想|考虑|琢磨|研究|看|学|犹豫|纠结)[^，。？?]{2,16}(做|当)",
         re.IGNORECASE),
     "phone": re.compile(
         r"(我的?|用的?是?|换了?|买了)\S{0,2}手机|手机(是|用的|换|买)|iPhone|安卓|Android|"
@@ -44,13 +44,13 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"(我们|our|the)\S{0,3}\s?(的)?(前端|frontend|front-end)\S{0,3}\s?(是|用|基于|is|uses|runs on|is built)|"
         r"(前端|frontend|front-end)\S{0,6}\s?(迁到|迁移到|换成|改成|migrated to|moved to|switched to)|"
         rf"\b(everything'?s|we'?re (on|using)|all) (?:{FRONTENDS})\b|\b(?:{FRONTENDS})\b[^.]{{0,30}}\bnow\b|"
-        rf"\b(our|we|my)\b[^.]{{0,40}}\b(is|are|on|in|to|with) (?:{FRONTENDS})\b",
+        rf"\b(our|we|my)\b[^.]{{0,80}}\b(is|are|on|in|to|with) (?:{FRONTENDS})\b",
         re.IGNORECASE),
     "backend": re.compile(
         r"(我们|our|the)\S{0,3}\s?(的)?(后端|backend|back-end)\S{0,3}\s?(是|用|基于|is|uses|runs on|is built)|"
         r"(后端|backend|back-end)\S{0,6}\s?(迁到|迁移到|换成|改成|migrated to|moved to|switched to)|"
         rf"\b(everything'?s|we'?re (on|using)|all) (?:{BACKENDS})\b|\b(?:{BACKENDS})\b[^.]{{0,30}}\bnow\b|"
-        rf"\b(our|we|my)\b[^.]{{0,40}}\b(is|are|on|in|to|with) (?:{BACKENDS})\b",
+        rf"\b(our|we|my)\b[^.]{{0,80}}\b(is|are|on|in|to|with) (?:{BACKENDS})\b",
         re.IGNORECASE),
     "computer": re.compile(
         r"(我的?|用的?是?|换了?|买了)\S{0,2}(电脑|笔记本|台式机)|(电脑|笔记本)(是|用的|换|买)|"
