@@ -138,6 +138,7 @@ def test_a_restatement_with_a_detail_enriches_the_memory(store: MemoryStore,
     assert vegetarian[0].content.lower().count("vegetarian") == 1
     assert vegetarian[0].confirm_count == 2 and vegetarian[0].version == 2
     assert store.history("u", vegetarian[0].id)[0]["content"] == "I'm vegetarian"
+    assert vegetarian[0].source_ref["enriched_from"][0]["session"] == "s2"
 
 
 @pytest.mark.parametrize(("text", "subject", "slot"), [
@@ -271,3 +272,12 @@ def test_taking_back_an_outburst_erases_what_was_said_in_anger(
     left = store.list("u")
     assert not any("离职" in m.content for m in left)
     assert any("关卡策划" in m.content for m in left)
+
+
+def test_an_enriched_memory_names_every_message_it_came_from() -> None:
+    from hermes_graph.nodes.persist import enriched_ref
+
+    merged = enriched_ref({"session": "s1", "turn": 0, "refs": ["D1:3"]},
+                          {"session": "s4", "turn": 2, "at": "2026-03-02", "refs": ["D4:7"]})
+    assert merged["refs"] == ["D1:3", "D4:7"] and merged["session"] == "s1"
+    assert merged["enriched_from"] == [{"session": "s4", "turn": 2, "at": "2026-03-02"}]

@@ -8,7 +8,7 @@ frozen memories weather, the hot pool and the archive are held to their caps.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -56,12 +56,26 @@ def _move(store: MemoryStore, scope: str, ids: Sequence[int], to: str, reason: s
                              superseded_by=superseded_by, at=at)
 
 
+def enriched_ref(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
+    """The enriched memory still names where each of its words came from: the first
+    statement's reference, plus every later message's external ids and turn."""
+    merged = dict(old)
+    refs = [*old.get("refs", ()), *(r for r in new.get("refs", ()) if r not in old.get("refs", ()))]
+    if refs:
+        merged["refs"] = refs
+    merged["enriched_from"] = [*old.get("enriched_from", ()),
+                               {k: new[k] for k in ("session", "turn", "at") if k in new}]
+    return merged
+
+
 def _apply_one(store: MemoryStore, scope: str, session: str, d: GateDecision, *,
                now: datetime, config: MemoryConfig) -> int | None:
     memory_id: int | None = None
     emotional = d.candidate.source == "emotional"
     if d.action == "enrich":  # the restatement's new clauses join the memory it restates
-        store.update(scope, d.target_ids[0], content=d.candidate.content, reason=d.reason,
+        restated = store.get(scope, d.target_ids[0])
+        store.update(scope, restated.id, content=d.candidate.content, reason=d.reason,
+                     source_ref=enriched_ref(restated.source_ref, d.candidate.source_ref),
                      actor=ACTOR, at=now)
     if d.action in ("confirm", "merge", "enrich"):
         for target in d.target_ids:

@@ -129,7 +129,7 @@ class StoreWrites(StoreCore):
         scope = self._scope(scope, "update")
         reason = rec.check_text(reason, "reason") or ""
         allowed = {"content", "kind", "category", "subject", "qualifiers", "importance",
-                   "confidence", "source", "slot", "override_of", "superseded_by"}
+                   "confidence", "source", "slot", "override_of", "superseded_by", "source_ref"}
         unknown = set(changes) - allowed
         if unknown:
             raise InvalidInputError(f"update: unknown field(s) {sorted(unknown)}; "
@@ -151,6 +151,9 @@ class StoreWrites(StoreCore):
             new["subject"] = rec.check_text(changes["subject"], "subject")
         if "slot" in changes:
             new["slot"] = rec.check_text(changes["slot"], "slot", allow_none=True)
+        if "source_ref" in changes:
+            new["source_ref"] = json.dumps(rec.check_mapping(changes["source_ref"], "source_ref"),
+                                           ensure_ascii=False)
         if "qualifiers" in changes:
             new["qualifiers"] = json.dumps(list(rec.check_qualifiers(changes["qualifiers"])),
                                            ensure_ascii=False)
