@@ -11,15 +11,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from hermes_graph.policy.hanzi import script_joined, simplified
-from hermes_graph.policy.normalize import has_han
+from hermes_graph.policy.forgetting import CN_ADDRESSED as CN_ADDRESSED
+from hermes_graph.policy.forgetting import FORGET as FORGET
+from hermes_graph.policy.forgetting import FORGET_ALL as FORGET_ALL
+from hermes_graph.policy.forgetting import FORGET_IMPERATIVE as FORGET_IMPERATIVE
+from hermes_graph.policy.forgetting import FORGET_SELF as FORGET_SELF
+from hermes_graph.policy.forgetting import FORGET_TARGET as FORGET_TARGET
+from hermes_graph.policy.forgetting import PLEASE_FORGET as PLEASE_FORGET
+from hermes_graph.policy.forgetting import RETRACT as RETRACT
+from hermes_graph.policy.forgetting import TO_YOU as TO_YOU
+from hermes_graph.policy.forgetting import VENTING_RETRACTED as VENTING_RETRACTED
+from hermes_graph.policy.forgetting import forget_request as forget_request
+from hermes_graph.policy.lexicon import matches as matches
+from hermes_graph.policy.lexicon import readings
+from hermes_graph.policy.lexicon import rx as _rx
 from hermes_graph.policy.subjects import CAT_BREEDS, DOG_BREEDS
 from hermes_graph.types import Category
-
-
-def _rx(*patterns: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
-
 
 # --- what makes a clause worth remembering, by category ---------------------
 IDENTITY = _rx(
@@ -264,34 +271,6 @@ NEGATION = _rx(
     r"(已经)?(养好了|好了|痊愈|康复了)|\b(recovered|healed|all clear)\b|可以正常吃",
     r"离开了",
 )
-FORGET = _rx(
-    r"(忘掉|忘了吧|忘记|删掉|删除|删了|删去|去掉|移除|别记|不要记|清除|清掉|清空|抹掉)",
-    r"\b(remove|delete|wipe|scrub) (my|that|the|what|it|this|those|all)\b",
-    r"\brather (that|it|you)\b.{0,20}\bnot\b.{0,10}\b(stored|kept|remembered|keep|store|remember)",
-    r"\bforget\b", r"\bdelete (that|what)\b", r"\b(don'?t|do not|stop) (remember|keep|store)",
-    r"\brather you not keep\b", r"\berase\b",
-    r"别存|不要存|别保存|\bscratch (that|what)\b",
-    r"\b(delete|erase|wipe|clear|forget) (everything|all)\b|\bclean slate\b",
-    r"别\S{0,3}(存|记)|不要\S{0,3}(存|记)|不想(让你)?(留着|记着|存着)|别留|不要留", r"\bpretend I never said\b|\bhold ?on ?to\b",
-    r"\b(scrap|ditch|drop|bin|purge) (that|what|it|this|anything|everything|all)\b|\b(not|off) (on |the )?record\b|\b(don'?t|do not) want (it|that|this|them) (stored|kept|saved|remembered)\b|\bdelete\b",
-)
-
-FORGET_SELF = _rx(
-    r"我(自己)?(总是|老是|经常|常常|总|老|又|一直|也|都|还|差点|有时|偶尔|容易)?(会)?(忘记|忘了|忘掉|忘)",
-    r"\bI\s+(always |often |keep |sometimes |never |usually |tend to |just |totally |completely |"
-    r"constantly |occasionally |might )?(forget|forgot|forgetting)\b", r"\bforgetful\b",
-    r"\b(don'?t|do not|never) forget\b|别忘|不要忘|忘了说|\bforgot to (mention|say|tell)\b",
-)
-"""The user forgetting something themselves ("I always forget my badge"): no request to us."""
-FORGET_IMPERATIVE = _rx(
-    r"^((please|pls|just|also|and|ok(ay)?|actually|hey|so|oh|now|then|kindly|but|no|"
-    r"on second thought|wait)[,\s—–-]+)*"
-    r"((can|could|would|will) you (please )?|I (want|need|'?d like|would like) you to |"
-    r"you (can|should|may) )?(forget|delete|erase|remove|wipe|scratch|scrap|drop|clear|purge|get rid of|"
-    r"(don'?t|do not|stop|no need to) (keep|store|remember|save|record|hold ?on ?to))\b",
-)
-"""An English forget request is an imperative ("Actually, forget the health stuff")."""
-TO_YOU = _rx(r"\b(you|your)\b")
 RESTATEMENT = _rx(
     r"^(remember|again|as I said|like I said|once more|reminder)\b", r"^(再说一次|再说一遍|再强调一下|还是那句话|我说过)",
     r"\b(as I said before|like I said|I'?ll say it again|(tell|told) you again)\b",
@@ -300,23 +279,6 @@ RESTATEMENT = _rx(
     r"\byou know this\b|\bas always\b|你知道的|老样子|重复一下|还是我",
 )
 """The user repeats something already said: a confirmation, not a new memory."""
-FORGET_TARGET = _rx(
-    r"\b(about|what I (told|said|mentioned)|that I|where I|my|me|everything|all of it)\b",
-    r"\bI (told|said|mentioned|shared|gave)\b",
-    r"关于我|我(说|告诉|提)|这件事|这个事|那件事|全部|所有|一切|我的|(跟|和|对)你(说|讲|提)|那条|这条|的事",
-    r"那个", r"(之前|刚才|上次|前面|以前)\S{0,2}(说|讲|提|告诉你)(的|过)",
-    r"这事|那事|\b(that|this) (one|part|bit|thing|fact)\b|\bpretend I never said\b",
-)
-"""A forget verb only counts when it points at what the user told us."""
-FORGET_ALL = _rx(
-    r"(全部|所有|一切)\S{0,6}(清|删|忘)", r"(清|删|忘)\S{0,4}(全部|所有|一切)",
-    r"\bforget (everything|all)\b(?!.{0,30}\babout (?!me\b|myself\b))",
-    r"\b(delete|erase|wipe|clear) (everything|all)\b(?!.{0,30}\babout (?!me\b|myself\b))",
-    r"\ball of it\b",
-    r"\bclean slate\b|\bstart (fresh|over) with (no|zero) memor",
-)
-"""A request to erase everything remembered about the user."""
-
 PRESUPPOSITION = _rx(
     r"\b(since|given|as|because|considering) (you'?re|you are|you have|you've|your)\b",
     r"考虑到你|既然你|鉴于你|因为你|你(有|是|对)\S{0,10}的话",
@@ -408,22 +370,10 @@ CATEGORY_SIGNALS: tuple[tuple[Category, re.Pattern[str]], ...] = (
 """Checked in order: the first category whose lexicon matches a clause wins."""
 
 
-def _readings(text: str) -> tuple[str, ...]:
-    """The text as the lexicons read it: folded to simplified, and for mixed text also
-    with the gaps between the scripts closed."""
-    text = simplified(text)
-    joined = script_joined(text)
-    return (text,) if joined is None else (text, joined)
-
-
-def matches(pattern: re.Pattern[str], text: str) -> bool:
-    return any(pattern.search(reading) for reading in _readings(text))
-
-
 def category_of(text: str) -> Category | None:
-    readings = _readings(text)
+    found = readings(text)
     for category, pattern in CATEGORY_SIGNALS:
-        if any(pattern.search(reading) for reading in readings):
+        if any(pattern.search(reading) for reading in found):
             return category
     return None
 
@@ -436,30 +386,5 @@ REMEMBER = _rx(r"别忘了|别忘记|不要忘了|记住|记得提醒|\bdon'?t (
                 r"\bremind me\b|提醒我", r"(你|帮我|给我)(先)?(记一下|记下|记着|记好)|^(记一下|备注一下)",
                 r"\b(keep|bear) (that |this )?in mind\b|\bfor the record\b|\bjust so you know\b|\bnote (that|this|down)\b")
 """The user asks us to keep something, dated or not ("别忘了我下周四要交开题报告")."""
-RETRACT = _rx(r"\b(that|this) one\b|\bpretend I never said\b|刚才那句|刚说的那个|这句")
-"""A forget request that points back at what was just said in the same message."""
-CN_ADDRESSED = _rx(r"你|帮我|请|麻烦|别|不要", r"把[^，。]{0,20}(删|忘|清|去掉|抹|delete|remove|forget)", r"(删|忘|清|抹|去)\S{0,3}吧",
-                   r"^(忘掉|忘了|删掉|删除|清除|清空|抹掉|去掉)")
-"""A Chinese forget verb speaks to us ("把我住址那条删了", "别记了"), not of the past
-("旧代码全删了")."""
-PLEASE_FORGET = _rx(r"\bplease (forget|delete|remove|drop|erase)\b|\bplease (don'?t|do not) (keep|store|save|remember)\b",
-                    r"不想\S{0,12}(被)?(存|记)(下来|住|着)?")
-"""A polite forget request inside a longer message ("…，please forget 公司名字")."""
-VENTING_RETRACTED = _rx(r"(是|都是|说的是|那是)气话|气头上|\bcalmed down\b|\bdidn'?t (really )?mean (it|that|any of (it|that))\b|"
-                       r"\b(was|were) (just )?venting\b|别当真|\bignore (what I said|my rant|that rant)\b")
-"""The user takes back what they said in anger (seed 001 §5.2): it is no lasting fact."""
 CORRECTION = _rx(r"\bno wait\b|\bscratch that\b|\bI mean\b|\bactually no\b|\bcorrection\b|不对|说错了|更正一下|哦不")
 """The user corrects themselves mid-sentence: what came before the marker is void."""
-
-
-def forget_request(text: str) -> bool:
-    """A forget verb addressed to us and pointing at what the user told us; the user
-    forgetting things themselves ("我总是忘记带工牌", "gaming helps me forget my troubles")
-    is no request. In English the verb must be an imperative or speak to "you"."""
-    addressed = FORGET_SELF.sub(" ", text)
-    if not (matches(FORGET, addressed) and matches(FORGET_TARGET, addressed)):
-        return False
-    if FORGET_IMPERATIVE.match(addressed.strip()) or PLEASE_FORGET.search(addressed):
-        return True  # mixed text may ask in either language
-    return matches(CN_ADDRESSED if has_han(addressed) else TO_YOU, addressed)
-
