@@ -281,3 +281,13 @@ def test_an_enriched_memory_names_every_message_it_came_from() -> None:
                           {"session": "s4", "turn": 2, "at": "2026-03-02", "refs": ["D4:7"]})
     assert merged["refs"] == ["D1:3", "D4:7"] and merged["session"] == "s1"
     assert merged["enriched_from"] == [{"session": "s4", "turn": 2, "at": "2026-03-02"}]
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("hey can you drop the divorce thing from whatever notes you keep?", True),
+    ("Weird request but forget the name of the company I work for.", True),
+    ("I always forget the name of the street", False),
+    ("I had to remove the old part of the fence", False),
+])
+def test_forget_requests_in_passing(text: str, asks: bool) -> None:
+    assert sig.forget_request(text) is asks

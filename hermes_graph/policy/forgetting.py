@@ -23,6 +23,7 @@ FORGET = _rx(
     r"\b(delete|erase|wipe|clear|forget) (everything|all)\b|\bclean slate\b",
     r"别\S{0,3}(存|记)|不要\S{0,3}(存|记)|不想(让你)?(留着|记着|存着)|别留|不要留", r"\bpretend I never said\b|\bhold ?on ?to\b",
     r"\b(scrap|ditch|drop|bin|purge) (that|what|it|this|anything|everything|all)\b|\b(not|off) (on |the )?record\b|\b(don'?t|do not) want (it|that|this|them) (stored|kept|saved|remembered)\b|\bdelete\b",
+    r"\b(drop|lose|ditch|scrap|bin|remove|delete) the [\w -]{1,30}? (thing|stuff|bit|part|detail)s?\b|\bfrom (whatever |your |the )?(notes|memory|records)\b",
 )
 
 FORGET_SELF = _rx(
@@ -35,7 +36,7 @@ FORGET_SELF = _rx(
 
 FORGET_IMPERATIVE = _rx(
     r"^((please|pls|just|also|and|ok(ay)?|actually|hey|so|oh|now|then|kindly|but|no|"
-    r"on second thought|wait)[,\s—–-]+)*"
+    r"on second thought|wait|(weird|odd|strange|quick|small|random) (request|one|question|thing))[,\s—–-]+)*"
     r"((can|could|would|will) you (please )?|I (want|need|'?d like|would like) you to |"
     r"you (can|should|may) )?(forget|delete|erase|remove|wipe|scratch|scrap|drop|clear|purge|get rid of|"
     r"(don'?t|do not|stop|no need to) (keep|store|remember|save|record|hold ?on ?to))\b",
@@ -48,6 +49,7 @@ FORGET_TARGET = _rx(
     r"关于我|我(说|告诉|提)|这件事|这个事|那件事|全部|所有|一切|我的|(跟|和|对)你(说|讲|提)|那条|这条|的事",
     r"那个", r"(之前|刚才|上次|前面|以前)\S{0,2}(说|讲|提|告诉你)(的|过)",
     r"这事|那事|\b(that|this) (one|part|bit|thing|fact)\b|\bpretend I never said\b",
+    r"\bthe [\w -]{1,30}? (thing|stuff|bit|part)\b|\bthe (name|names|bit|part|detail)s? of\b",
 )
 """A forget verb only counts when it points at what the user told us."""
 
