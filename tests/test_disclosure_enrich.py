@@ -291,3 +291,12 @@ def test_an_enriched_memory_names_every_message_it_came_from() -> None:
 ])
 def test_forget_requests_in_passing(text: str, asks: bool) -> None:
     assert sig.forget_request(text) is asks
+
+
+def test_a_shared_verb_or_a_short_word_names_no_one_thing() -> None:
+    from hermes_graph.policy.enrich import things_shared
+
+    mine = {"joined", "gym", "ve"}
+    assert things_shared(mine, "I joined a gym, I've", "I joined a service group, I've", []) \
+        == set()
+    assert things_shared({"mateo"}, "my boy Mateo", "my son Mateo turns 7", []) == {"mateo"}

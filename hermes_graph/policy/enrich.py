@@ -27,6 +27,7 @@ from hermes_graph.policy import signals as sig
 from hermes_graph.policy.normalize import distinctive_terms, has_han, term_stems
 from hermes_graph.types import Candidate, Memory, ScoredMemory
 
+_WORD = re.compile(r"[A-Za-z][\w'-]*")
 _CLAUSE = re.compile(r"[^，。,.;；！!？?\n]+")
 ENRICH_KINDS = ("semantic", "procedural")
 """What a restatement can enrich: events are distinct occurrences, never one memory (an
@@ -48,11 +49,22 @@ GENERIC_AMONG = 3
 """A term in this many of the candidate's neighbours names no one thing ("fact", "喜欢")."""
 
 
-def things_shared(mine: set[str], other: str, similar: Sequence[ScoredMemory]) -> set[str]:
+def _names_a_thing(term: str, texts: Sequence[str]) -> bool:
+    """A Chinese term, a capitalised word ("Mateo", "Kindle"), or a longer English word
+    that is not a verb or adverb form ("vegetarian", not "joined" or "really")."""
+    if not term.isascii():
+        return True
+    capitalised = any(w[0].isupper() and w.lower().startswith(term)
+                      for text in texts for w in _WORD.findall(text))
+    return capitalised or (len(term) >= 5 and not term.endswith(("ed", "ing", "ly")))
+
+
+def things_shared(mine: set[str], candidate: str, other: str,
+                  similar: Sequence[ScoredMemory]) -> set[str]:
     """The distinctive terms two statements share that name a thing, not a habit of speech."""
     shared = mine & distinctive_terms(other) - NOT_A_THING
-    return {t for t in shared
-            if sum(t in distinctive_terms(h.memory.content) for h in similar) < GENERIC_AMONG}
+    return {t for t in shared if _names_a_thing(t, (candidate, other))
+            and sum(t in distinctive_terms(h.memory.content) for h in similar) < GENERIC_AMONG}
 
 
 def _without(clause: str, shared: set[str]) -> str:
@@ -111,7 +123,7 @@ def restatement_of(candidate: Candidate, similar: Sequence[ScoredMemory],
     mine = distinctive_terms(candidate.content)
     for hit in similar:
         other = hit.memory
-        shared = things_shared(mine, other.content, similar)
+        shared = things_shared(mine, candidate.content, other.content, similar)
         if not ((shared or said_again) and hit.vector_score >= floor
                 and other.kind in ENRICH_KINDS and other.subject == candidate.subject
                 and tuple(sorted(candidate.qualifiers)) == other.qualifiers
