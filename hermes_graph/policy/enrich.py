@@ -95,8 +95,14 @@ def new_clauses(candidate: str, existing: str, shared: set[str]) -> list[str] | 
     the shared terms; a clause that is mostly the shared thing is left out. None when the
     whole candidate is such a clause with a qualifier: "I prefer short code examples" after
     "I prefer code examples" is another preference (seed 001 §5.4), kept apart."""
+    clauses = clauses_of(candidate)
+    if len(clauses) == 1 and novel_terms(clauses[0], existing):
+        # one clause that mostly repeats the memory, plus something: a qualifier on it
+        terms = distinctive_terms(clauses[0])
+        if len(terms & distinctive_terms(existing)) * 3 >= len(terms) * 2:
+            return None
     kept = []
-    for clause in clauses_of(candidate):
+    for clause in clauses:
         if not novel_terms(clause, existing) or sig.matches(sig.RESTATEMENT, clause) \
                 or sig.matches(sig.TO_YOU, clause):  # "remind you again": said to us
             continue
