@@ -300,3 +300,11 @@ def test_a_shared_verb_or_a_short_word_names_no_one_thing() -> None:
     assert things_shared(mine, "I joined a gym, I've", "I joined a service group, I've", []) \
         == set()
     assert things_shared({"mateo"}, "my boy Mateo", "my son Mateo turns 7", []) == {"mateo"}
+
+
+def test_an_outburst_enriches_no_calm_memory() -> None:
+    kindle = memory("我都用 Kindle 看书")
+    near = [ScoredMemory(memory=kindle, score=0.7, vector_score=0.66, keyword_score=0.0,
+                         routes=("vector",))]
+    angry = candidate("烦死了，Kindle 又坏了，我就是个倒霉蛋", source="emotional")
+    assert restatement_of(angry, near, MemoryConfig()) is None

@@ -239,7 +239,8 @@ class RuleExtractor:
                 new_value = not sig.matches(sig.NEGATION, clause)
             slot = slot_of(clause)
             if category is None and remember and not sig.matches(sig.REQUEST, said) \
-                    and not sig.matches(sig.FORGET_SELF, clause):
+                    and not sig.matches(sig.FORGET_SELF, clause) \
+                    and not (groups and groups[-1].clauses):  # else it elaborates that memory
                 category = "event"  # "别忘了我下周四要交开题报告": kept, dated, on request
             if category is None and slot is not None and not sig.matches(sig.REQUEST, said):
                 # "我跳槽了", "we ended up in Lyon": names a single-valued slot

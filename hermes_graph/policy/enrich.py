@@ -104,6 +104,7 @@ def new_clauses(candidate: str, existing: str, shared: set[str]) -> list[str] | 
     kept = []
     for clause in clauses:
         if not novel_terms(clause, existing) or sig.matches(sig.RESTATEMENT, clause) \
+                or sig.matches(sig.EMOTIONAL, clause) \
                 or sig.matches(sig.TO_YOU, clause):  # "remind you again": said to us
             continue
         cut = _without(clause, shared)
@@ -122,8 +123,8 @@ def restatement_of(candidate: Candidate, similar: Sequence[ScoredMemory],
     """The memory ``candidate`` restates, and its enriched content; None if none.
     ``said_again``: the user said it is a restatement ("again, ..."), so no closeness
     is needed beyond the shared thing."""
-    if candidate.change_signal or config.enrich_cosine <= 0:
-        return None
+    if candidate.change_signal or candidate.source == "emotional" or config.enrich_cosine <= 0:
+        return None  # said in anger, it enriches no calm memory
     floor = 0.0 if said_again else config.enrich_cosine
     negated = sig.matches(sig.NEGATION, candidate.content)
     mine = distinctive_terms(candidate.content)
