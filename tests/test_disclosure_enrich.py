@@ -20,6 +20,15 @@ from hermes_graph.writer import write_turns
 AT = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
 
 
+def say(store: MemoryStore, session: str, text: str, at: datetime,
+        config: MemoryConfig | None = None) -> list[dict[str, object]]:
+    """One user message through the real write path (extract, gate, persist) of scope "u"."""
+    config = config or MemoryConfig()
+    turns = [Turn(role="user", content=text, session=session, index=0, at=at)]
+    return [dict(d) for d in write_turns(store, RuleExtractor(config), scope="u",
+                                         session=session, turns=turns, now=at, config=config)]
+
+
 @pytest.mark.parametrize("clause", [
     "I drive long haul, mostly I-40", "I don't own a car", "I'm Jain so no onion or garlic",
     "I work nights on a cardiac step-down unit", "i bike everywhere here in Portland",
@@ -122,16 +131,10 @@ def test_restatement_of_needs_a_shared_thing_closeness_and_the_same_polarity() -
 def test_a_restatement_with_a_detail_enriches_the_memory(store: MemoryStore,
                                                          clock: FakeClock) -> None:
     config = MemoryConfig(enrich_cosine=0.3)  # the test embedder's scale, not USE's
-
-    def say(session: str, text: str) -> list[str]:
-        turns = [Turn(role="user", content=text, session=session, index=0, at=clock())]
-        return [d["action"] for d in write_turns(store, RuleExtractor(config), scope="u",
-                                                 session=session, turns=turns, now=clock(),
-                                                 config=config)]
-
-    say("s1", "I'm vegetarian and I travel for work a lot.")
+    say(store, "s1", "I'm vegetarian and I travel for work a lot.", clock(), config)
     clock.advance(days=5)
-    assert "enrich" in say("s2", "Again, vegetarian here, no fish either.")
+    decisions = say(store, "s2", "Again, vegetarian here, no fish either.", clock(), config)
+    assert "enrich" in [d["action"] for d in decisions]
     live = store.list("u", statuses=("candidate", "confirmed", "frozen"))
     vegetarian = [m for m in live if "vegetarian" in m.content]
     assert len(vegetarian) == 1 and "no fish either" in vegetarian[0].content
@@ -172,16 +175,11 @@ def test_a_pets_health_is_kept_out_of_the_core_profile() -> None:
 
 
 def test_an_outburst_overrides_no_calm_fact(store: MemoryStore, clock: FakeClock) -> None:
-    def say(session: str, text: str) -> list[str]:
-        turns = [Turn(role="user", content=text, session=session, index=0, at=clock())]
-        return [d["reason"] for d in write_turns(store, RuleExtractor(), scope="u",
-                                                 session=session, turns=turns, now=clock(),
-                                                 config=MemoryConfig())]
-
-    say("s1", "我在一家游戏公司做数值策划，最近在做新卡牌游戏的经济系统")
+    say(store, "s1", "我在一家游戏公司做数值策划，最近在做新卡牌游戏的经济系统", clock())
     clock.advance(days=3)
-    reasons = say("s2", "我要辞职！这破公司一天都待不下去了，制作人把我两个月的数值全推翻了！！")
-    assert any(r.startswith("emotional:overrides_nothing") for r in reasons)
+    rant = "我要辞职！这破公司一天都待不下去了，制作人把我两个月的数值全推翻了！！"
+    decisions = say(store, "s2", rant, clock())
+    assert any(str(d["reason"]).startswith("emotional:overrides_nothing") for d in decisions)
     assert any("数值策划" in m.content for m in store.list("u", statuses=("confirmed",)))
 
 
@@ -222,14 +220,9 @@ def test_a_budget_for_one_request_is_not_core() -> None:
 
 def test_a_new_value_said_with_its_context_supersedes_only_the_old_one(
         store: MemoryStore, clock: FakeClock) -> None:
-    def say(session: str, text: str) -> None:
-        turns = [Turn(role="user", content=text, session=session, index=0, at=clock())]
-        write_turns(store, RuleExtractor(), scope="u", session=session, turns=turns,
-                    now=clock(), config=MemoryConfig())
-
-    say("s1", "我在字节做 B 端产品经理，最近写 PRD 写到头秃")
+    say(store, "s1", "我在字节做 B 端产品经理，最近写 PRD 写到头秃", clock())
     clock.advance(days=30)
-    say("s2", "下周一去美团到家事业部报到，还是干产品。新公司离我家近多了")
+    say(store, "s2", "下周一去美团到家事业部报到，还是干产品。新公司离我家近多了", clock())
     live = " ".join(m.content for m in store.list("u", statuses=("candidate", "confirmed")))
     assert "美团" in live and "字节" not in live
 
@@ -245,30 +238,20 @@ def test_lasting_conditions_diets_pets_and_work_from_home_are_kept(text: str) ->
 
 def test_said_again_with_a_new_detail_enriches_even_without_a_shared_word(
         store: MemoryStore, clock: FakeClock) -> None:
-    def say(session: str, text: str) -> None:
-        turns = [Turn(role="user", content=text, session=session, index=0, at=clock())]
-        write_turns(store, RuleExtractor(), scope="u", session=session, turns=turns,
-                    now=clock(), config=MemoryConfig())
-
-    say("s1", "那玩意我不吃，闻着就难受")
+    say(store, "s1", "那玩意我不吃，闻着就难受", clock())
     clock.advance(days=10)
-    say("s2", "再强调一下哈，香菜我是碰都不碰的。")
+    say(store, "s2", "再强调一下哈，香菜我是碰都不碰的。", clock())
     live = [m.content for m in store.list("u", statuses=("candidate", "confirmed"))]
     assert any("香菜" in c for c in live)
 
 
 def test_taking_back_an_outburst_erases_what_was_said_in_anger(
         store: MemoryStore, clock: FakeClock) -> None:
-    def say(session: str, text: str) -> list[str]:
-        turns = [Turn(role="user", content=text, session=session, index=0, at=clock())]
-        return [d["action"] for d in write_turns(store, RuleExtractor(), scope="u",
-                                                 session=session, turns=turns, now=clock(),
-                                                 config=MemoryConfig())]
-
-    say("s1", "我真的受够了！！明天我就提离职，这破游戏谁爱做谁做")
+    say(store, "s1", "我真的受够了！！明天我就提离职，这破游戏谁爱做谁做", clock())
     assert any(m.source == "emotional" for m in store.list("u"))
     clock.advance(days=1)
-    assert "forget" in say("s2", "昨晚说的都是气话哈。我其实挺喜欢做关卡策划的")
+    decisions = say(store, "s2", "昨晚说的都是气话哈。我其实挺喜欢做关卡策划的", clock())
+    assert "forget" in [d["action"] for d in decisions]
     left = store.list("u")
     assert not any("离职" in m.content for m in left)
     assert any("关卡策划" in m.content for m in left)

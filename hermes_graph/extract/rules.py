@@ -249,7 +249,8 @@ class RuleExtractor:
                     sig.matches(sig.REQUEST, said) or sig.matches(sig.EMOTIONAL, clause)):
                 category = "fact"  # "I drive long haul", "I don't own a car": how life runs
             subject = subjects.clause_subject(clause)
-            names_someone = not PRONOUN.match(clause) and (
+            pronoun = PRONOUN.match(clause) is not None
+            names_someone = not pronoun and (
                 subjects.family_relation(clause) is not None
                 or sig.matches(subjects.THIRD_PARTY, clause))
             ask = category is not None and self._is_ask(said, category)
@@ -260,9 +261,9 @@ class RuleExtractor:
                     and (category == "rule" or not ask):
                 last.clauses.append(clause)
             elif category is not None and not ask:
-                if lead is None and PRONOUN.match(clause) and mention is not None:
+                if lead is None and pronoun and mention is not None:
                     lead = mention  # "给我妈买了个血压计，她高血压好多年了": she is the mother
-                if lead is not None and (subject is None or PRONOUN.match(clause)):
+                if lead is not None and (subject is None or pronoun):
                     # "My brother Kev's coming, he's got a nut allergy": the name goes along
                     groups.append(_Group(category, [lead, clause], "other"))
                 else:
@@ -280,11 +281,11 @@ class RuleExtractor:
                 context = clause
             if names_someone:
                 mention = clause
+        asked_here = after_question or sig.matches(sig.REQUEST, body)
         for group in groups:
             if group.clauses:
                 candidate = self._candidate(group, ref, change=change, remember=remember,
-                                            asked=after_question
-                                            or sig.matches(sig.REQUEST, body))
+                                            asked=asked_here)
                 if candidate.slot is None and candidate.subject == "user" and group.slot:
                     candidate = replace(candidate, slot=group.slot)
                 out.append(replace(candidate, restated=restated,

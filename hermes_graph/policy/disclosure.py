@@ -73,7 +73,7 @@ def self_disclosure(clause: str) -> bool:
         return False
     # "we" is the user's household or workplace: "we do 4 on 4 off", "we're an Android shop"
     form = re.sub(r"^we(?=\b|re|ve)", "i", found["form"].lower().replace("'", ""))
-    form = {"ire": "im", "i are": "i am", "ive": "ive"}.get(form, form)
+    form = {"ire": "im", "i are": "i am"}.get(form, form)
     rest = _ADVERB.sub("", found["rest"].strip())
     word = _first_word(rest)
     if not word or (form == "i" and len(rest.split()) < 2):

@@ -62,9 +62,15 @@ def _names_a_thing(term: str, texts: Sequence[str]) -> bool:
 def things_shared(mine: set[str], candidate: str, other: str,
                   similar: Sequence[ScoredMemory]) -> set[str]:
     """The distinctive terms two statements share that name a thing, not a habit of speech."""
+    return _things_shared(mine, candidate, other,
+                          [distinctive_terms(h.memory.content) for h in similar])
+
+
+def _things_shared(mine: set[str], candidate: str, other: str,
+                   neighbour_terms: Sequence[set[str]]) -> set[str]:
     shared = mine & distinctive_terms(other) - NOT_A_THING
     return {t for t in shared if _names_a_thing(t, (candidate, other))
-            and sum(t in distinctive_terms(h.memory.content) for h in similar) < GENERIC_AMONG}
+            and sum(t in terms for terms in neighbour_terms) < GENERIC_AMONG}
 
 
 def _without(clause: str, shared: set[str]) -> str:
@@ -113,7 +119,7 @@ def new_clauses(candidate: str, existing: str, shared: set[str]) -> list[str] | 
         if (left > before or (has_han(clause) and left == before)) \
                 and novel_terms(cut, existing):
             kept.append(cut)
-        elif len(clauses_of(candidate)) == 1:
+        elif len(clauses) == 1:
             return None  # one clause, the shared thing plus a qualifier: kept apart
     return kept
 
@@ -128,9 +134,10 @@ def restatement_of(candidate: Candidate, similar: Sequence[ScoredMemory],
     floor = 0.0 if said_again else config.enrich_cosine
     negated = sig.matches(sig.NEGATION, candidate.content)
     mine = distinctive_terms(candidate.content)
+    neighbour_terms = [distinctive_terms(h.memory.content) for h in similar]  # once, not per hit
     for hit in similar:
         other = hit.memory
-        shared = things_shared(mine, candidate.content, other.content, similar)
+        shared = _things_shared(mine, candidate.content, other.content, neighbour_terms)
         if not ((shared or said_again) and hit.vector_score >= floor
                 and other.kind in ENRICH_KINDS and other.subject == candidate.subject
                 and tuple(sorted(candidate.qualifiers)) == other.qualifiers

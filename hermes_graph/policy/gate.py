@@ -79,14 +79,16 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
         else "candidate"
     # seed 001 §5.2: said in the heat of the moment ("我要辞职！…！！"), it overrides nothing
     calm = candidate.source != "emotional"
-    heated = make("admit", "emotional:overrides_nothing", (), "candidate")
+
+    def heated() -> GateDecision:
+        return make("admit", "emotional:overrides_nothing", (), "candidate")
     if candidate.negation and candidate.change_signal and candidate.slot is None:
         targets = contradicted(candidate, near)
         if not targets:
             return make("drop", "negation:no_match") if candidate.category == "fact" else make(
                 "admit", f"new:{candidate.category}", (), status)
         if not calm:
-            return heated
+            return heated()
         frozen = _frozen_gate(candidate, near, targets, config, make)
         if frozen is not None:
             return frozen
@@ -100,7 +102,7 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
     if candidate.change_signal and not candidate.negation and candidate.slot is None:
         targets = reversed_negatives(candidate, near)
         if targets and not calm:
-            return heated
+            return heated()
         if targets:  # "现在每天碳水得吃够" after "晚饭基本不吃碳水": the refusal is over
             frozen = _frozen_gate(candidate, near, targets, config, make)
             return frozen or make("supersede", "change:reverses_negative", targets, status)
@@ -153,7 +155,7 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
             return frozen
     if holders and candidate.change_signal:
         if not calm:
-            return heated
+            return heated()
         # what this session already said about the slot is this change's own context
         # ("下周一去美团报到…新公司离我家近多了"), not the value it replaces
         holders = [m for m in holders if m.confirmed_sessions[:1] != (session,)]
@@ -198,7 +200,7 @@ def near_memories(near: Neighbourhood) -> list[Memory]:
 def _frozen_gate(candidate: Candidate, near: Neighbourhood, targets: Sequence[int],
                  config: MemoryConfig, make: Callable[..., GateDecision]) -> GateDecision | None:
     """A conflicting update to a frozen memory: ignore, park as pending, or apply."""
-    known = {m.id: m for m in [*near.slot_holders, *(h.memory for h in near.similar)]}
+    known = {m.id: m for m in near_memories(near)}
     frozen = [i for i in targets if i in known and known[i].status == "frozen"]
     if not frozen:
         return None
