@@ -22,6 +22,7 @@ from hermes_graph.policy import signals as sig
 from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.disclosure import self_disclosure
 from hermes_graph.policy.normalize import has_han
+from hermes_graph.policy.replacement import replacement_in
 from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 
@@ -191,7 +192,7 @@ class RuleExtractor:
         someone other than the user. ``after_question``: the sentence qualifies a question
         just asked ("送什么礼物好？budget 50 SGD 左右")."""
         ref = source_ref(turn)
-        change = sig.matches(sig.CHANGE, sentence)
+        change = sig.matches(sig.CHANGE, sentence) or replacement_in(sentence) is not None
         remember = sig.matches(sig.REMEMBER, sentence)
         restated = sig.matches(sig.RESTATEMENT, sentence)
         corrected = list(sig.CORRECTION.finditer(sentence))
@@ -233,7 +234,8 @@ class RuleExtractor:
             category = sig.category_of(clause)
             new_value = False
             if category is None and change and (
-                    sig.matches(sig.NEGATION, clause) or sig.matches(sig.CHANGE, clause)):
+                    sig.matches(sig.NEGATION, clause) or sig.matches(sig.CHANGE, clause)
+                    or replacement_in(clause) is not None):
                 # "小米那台我已经不用了" / "现在换成 iPhone 了": old or new value
                 category = SLOT_CATEGORY.get(slot_of(clause) or "", "fact")
                 new_value = not sig.matches(sig.NEGATION, clause)
@@ -339,7 +341,8 @@ class RuleExtractor:
             drop = "contextual_reference"
         elif sig.matches(sig.ONE_OFF_TIME, own) and (category not in ("rule", "constraint")
                                                      or sig.matches(sig.TEMPORARY_CONDITION, own)) \
-                and not sig.matches(sig.DECISION, own) and slot is None and not remember:
+                and not sig.matches(sig.DECISION, own) and slot is None and not remember \
+                and replacement_in(own) is None:
             drop = "one_off_time_bound"  # "下个月入职腾讯" fills a slot: a durable change, dated
         elif subject == "third_party" and sig.matches(sig.ONE_OFF_TIME, own):
             drop = "third_party_one_off"

@@ -16,6 +16,7 @@ from hermes_graph.config import MemoryConfig
 from hermes_graph.policy.enrich import Enrichment, restatement_of
 from hermes_graph.policy.frozen import override_action
 from hermes_graph.policy.normalize import distinctive_terms, has_han, term_stems
+from hermes_graph.policy.replacement import replacement_in
 from hermes_graph.policy.slots import GENERIC_SLOT_TERMS, closed_value, slots_named
 from hermes_graph.policy.subjects import clause_subject
 from hermes_graph.policy.topics import concepts_of, on_topic, topics_named
@@ -99,6 +100,21 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
             return make("retire", "negation:retires_contradicted", targets)
         # "I don't eat spicy food anymore": retire the contradicted, keep the new statement
         return make("supersede", "negation:supersedes_contradicted", targets, status)
+    replacement = None if candidate.negation or candidate.slot is not None else replacement_in(
+        candidate.content)
+    replaced = [] if replacement is None else [
+        h.memory.id for h in near.similar
+        if h.memory.subject == candidate.subject and replacement.replaces(h.memory.content)]
+    if replaced:  # "switched from Notion to Linear": what was said of Notion is over
+        if not calm:
+            return heated()
+        frozen = _frozen_gate(candidate, near, replaced, config, make)
+        if frozen is not None:
+            return frozen
+        return GateDecision(action="supersede", reason="change:replaces_named_value",
+                            candidate=inherit_role(candidate, [
+                                h.memory for h in near.similar if h.memory.id in replaced]),
+                            target_ids=tuple(replaced), status=status)  # type: ignore[arg-type]
     if candidate.change_signal and not candidate.negation and candidate.slot is None:
         targets = reversed_negatives(candidate, near)
         if targets and not calm:

@@ -1,0 +1,59 @@
+"""Replacement (policy.replacement, seed 000 §3.3): a change that names the value it
+replaces supersedes what was said of that value, with no slot to find it."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermes_graph import MemoryStore
+from hermes_graph.clock import FakeClock
+from hermes_graph.policy.replacement import replacement_in
+from tests.test_write_policy import contents, say
+
+
+@pytest.mark.parametrize(("text", "old", "new"), [
+    ("We switched from Notion to Linear for tickets last month.", "notion", "linear"),
+    ("I've swapped my Kindle for a Kobo, much better for library books", "kindle", "kobo"),
+    ("我们组把Jira换成了飞书项目", "jira", "飞书"),
+    ("我上个月从安卓换成了iPhone，用着挺顺", "安卓", "iphone"),
+    ("Linear replaced our old Jira setup.", "jira", "linear"),
+    ("不用微信读书了，现在改用Kindle", "微信", "kindle"),
+])
+def test_a_replacement_names_its_old_and_new_value(text: str, old: str, new: str) -> None:
+    found = replacement_in(text)
+    assert found is not None and old in found.old and new in found.new
+    assert not found.old & found.new
+
+
+@pytest.mark.parametrize("text", [
+    "went from 3 days to 5 days a week",  # no old value, only a number
+    "switched from the old one to a new one",  # nothing but words that name no value
+    "I use Notion for notes and Linear for bugs",
+])
+def test_no_named_old_value_no_replacement(text: str) -> None:
+    assert replacement_in(text) is None
+
+
+def test_the_replaced_value_is_superseded_and_the_rest_stays(store: MemoryStore,
+                                                             clock: FakeClock) -> None:
+    say(store, "u", "s1", "Our team tracks every bug in Notion, it's a bit clunky honestly.",
+        clock())
+    say(store, "u", "s1", "I'm vegetarian, no exceptions.", clock())
+    clock.advance(days=30)
+    decisions = say(store, "u", "s2", "Quick update: we switched from Notion to Linear for "
+                    "tickets last month.", clock())
+    assert [d["reason"] for d in decisions if d["action"] == "supersede"] == [
+        "change:replaces_named_value;bounded:admitted"]
+    now = contents(store, "u")
+    assert not any("clunky" in c for c in now)
+    assert any("Linear" in c for c in now) and any("vegetarian" in c for c in now)
+    [old] = store.list("u", statuses=("superseded",))
+    assert "Notion" in old.content and old.superseded_by is not None
+
+
+def test_a_request_to_switch_is_no_replacement(store: MemoryStore, clock: FakeClock) -> None:
+    say(store, "u", "s1", "Our team tracks every bug in Notion.", clock())
+    clock.advance(days=3)
+    say(store, "u", "s2", "Can you help me plan how to move from Notion to Linear?", clock())
+    assert any("Notion" in c for c in contents(store, "u"))
+    assert store.list("u", statuses=("superseded",)) == []
