@@ -257,6 +257,18 @@ def test_taking_back_an_outburst_erases_what_was_said_in_anger(
     assert any("关卡策划" in m.content for m in left)
 
 
+def test_a_fact_said_with_the_retraction_never_targets_the_erased_outburst(
+        store: MemoryStore, clock: FakeClock) -> None:
+    say(store, "s1", "气死我了！！这破公司我明天就辞职！！！", clock())
+    clock.advance(days=1)
+    # the new employer fact was gated against the outburst the same turn erases
+    decisions = say(store, "s2", "昨天是气话哈，工作还得干。我在这家做 HR 六年了，主要管招聘",
+                    clock())
+    assert [d["action"] for d in decisions] == ["forget", "admit"]
+    assert decisions[1]["target_ids"] == []
+    assert [m.content for m in store.list("u")] == ["我在这家做 HR 六年了，主要管招聘"]
+
+
 def test_an_enriched_memory_names_every_message_it_came_from() -> None:
     from hermes_graph.nodes.persist import enriched_ref
 

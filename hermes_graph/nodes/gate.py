@@ -132,9 +132,32 @@ def _kept_rests(store: MemoryStore, scope: str, decision: GateDecision,
     return rests
 
 
+TARGETLESS: dict[str, str] = {"supersede": "admit", "pending_override": "admit",
+                              "retire": "ignore", "confirm": "drop", "merge": "drop",
+                              "enrich": "drop", "ignore": "ignore"}
+"""What a decision becomes when every memory it targeted is forgotten in the same turn:
+a restatement or merge of the forgotten would bring it back, so it is dropped."""
+
+
+def _without_forgotten(d: GateDecision, forgotten: set[int]) -> GateDecision:
+    """Every decision of a turn was made against the store before the turn, so one may
+    target a memory a forget request of the same turn erases ("昨天是气话哈…我在这家做
+    HR 六年了"): the erased memory is no target any more."""
+    if d.action == "forget" or not forgotten & set(d.target_ids):
+        return d
+    kept = tuple(i for i in d.target_ids if i not in forgotten)
+    if kept or d.action == "admit":
+        return replace(d, target_ids=kept)
+    return replace(d, action=TARGETLESS[d.action], target_ids=(),  # type: ignore[arg-type]
+                   reason=f"{d.reason};target_forgotten_in_turn")
+
+
 def _resolve_overlaps(decisions: list[GateDecision]) -> list[GateDecision]:
     """A supersede in the same turn outranks a plain retirement of the same memory
-    ("小米那台我已经不用了，现在换成 iPhone 了"): the old value gets the link."""
+    ("小米那台我已经不用了，现在换成 iPhone 了"): the old value gets the link. A memory
+    forgotten in the turn is no other decision's target."""
+    forgotten = {i for d in decisions if d.action == "forget" for i in d.target_ids}
+    decisions = [_without_forgotten(d, forgotten) for d in decisions]
     superseded = {i for d in decisions if d.action == "supersede" for i in d.target_ids}
     resolved: list[GateDecision] = []
     for d in decisions:
