@@ -102,7 +102,8 @@ def gate_candidates(store: MemoryStore, scope: str, session: str,
         decision = decide(candidate, neighbourhood(store, scope, candidate), session=session,
                           config=config)
         decision = bounded(decision, pool, now=now, config=config)
-        pool = [m for m in pool if m.id not in decision.evict_ids]
+        gone = {*decision.evict_ids, *(decision.target_ids if decision.action == "forget" else ())}
+        pool = [m for m in pool if m.id not in gone]
         decisions.append(decision)
         if decision.action == "forget" and "all" not in candidate.qualifiers:
             decisions += _kept_rests(store, scope, decision, forget_remainder)

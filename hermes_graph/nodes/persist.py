@@ -49,9 +49,10 @@ def _exists(store: MemoryStore, scope: str, memory_id: int) -> bool:
 
 def _move(store: MemoryStore, scope: str, ids: Sequence[int], to: str, reason: str,
           at: datetime, superseded_by: int | None = None) -> None:
-    """Transition the still-live ones (an earlier decision of the batch may have moved one)."""
+    """Transition the still-live ones (an earlier decision of the batch may have moved or
+    erased one)."""
     for memory_id in ids:
-        if is_live(store.get(scope, memory_id).status):
+        if _exists(store, scope, memory_id) and is_live(store.get(scope, memory_id).status):
             store.transition(scope, memory_id, to, reason=reason, actor=ACTOR,  # type: ignore[arg-type]
                              superseded_by=superseded_by, at=at)
 
