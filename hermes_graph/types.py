@@ -120,6 +120,9 @@ class Candidate:
     drop_reason: str | None = None
     """Set when an extractor filter already rejected it (kept for the trace)."""
     source_ref: Mapping[str, Any] = field(default_factory=dict)
+    replaces: tuple[str, ...] = ()
+    """Terms of a value the statement said it replaces ("switched from Notion to Linear",
+    policy.replacement); ``content`` no longer names it."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -139,6 +142,7 @@ class GateDecision:
 def candidate_to_dict(candidate: Candidate) -> dict[str, Any]:
     data = {name: getattr(candidate, name) for name in Candidate.__dataclass_fields__}
     data["qualifiers"] = list(candidate.qualifiers)
+    data["replaces"] = list(candidate.replaces)
     data["source_ref"] = dict(candidate.source_ref)
     return data
 
@@ -146,4 +150,5 @@ def candidate_to_dict(candidate: Candidate) -> dict[str, Any]:
 def candidate_from_dict(data: Mapping[str, Any]) -> Candidate:
     fields = {k: v for k, v in data.items() if k in Candidate.__dataclass_fields__}
     fields["qualifiers"] = tuple(fields.get("qualifiers", ()))
+    fields["replaces"] = tuple(fields.get("replaces", ()))
     return Candidate(**fields)

@@ -8,7 +8,7 @@ import pytest
 from hermes_graph import MemoryStore
 from hermes_graph.clock import FakeClock
 from hermes_graph.policy.replacement import replacement_in
-from tests.test_write_policy import contents, say
+from tests.test_write_policy import contents, live, say
 
 
 @pytest.mark.parametrize(("text", "old", "new"), [
@@ -18,6 +18,9 @@ from tests.test_write_policy import contents, say
     ("我上个月从安卓换成了iPhone，用着挺顺", "安卓", "iphone"),
     ("Linear replaced our old Jira setup.", "jira", "linear"),
     ("不用微信读书了，现在改用Kindle", "微信", "kindle"),
+    ("是徐州不是苏州，徐州铜山那边", "苏州", "徐州"),
+    ("不是三年级，是二年级", "三年", "二年"),
+    ("sorry, my daughter is 8, not 18", "18", "daughter"),
 ])
 def test_a_replacement_names_its_old_and_new_value(text: str, old: str, new: str) -> None:
     found = replacement_in(text)
@@ -25,7 +28,19 @@ def test_a_replacement_names_its_old_and_new_value(text: str, old: str, new: str
     assert not found.old & found.new
 
 
+@pytest.mark.parametrize(("text", "kept"), [
+    ("We switched from Notion to Linear for tickets.", "We switched to Linear for tickets."),
+    ("我们组把Jira换成了飞书项目", "我们组换成了飞书项目"),
+    ("其实预算是五千左右，八千是我想多了，家里不批", "其实预算是五千左右，家里不批"),
+    ("哎我家那个是上二年级，不是三年级", "哎我家那个是上二年级"),
+])
+def test_the_kept_statement_no_longer_names_the_old_value(text: str, kept: str) -> None:
+    found = replacement_in(text)
+    assert found is not None and found.text == kept
+
+
 @pytest.mark.parametrize("text", [
+    "I eat fish, not meat",  # a contrast, not a correction
     "went from 3 days to 5 days a week",  # no old value, only a number
     "switched from the old one to a new one",  # nothing but words that name no value
     "I use Notion for notes and Linear for bugs",
@@ -45,7 +60,7 @@ def test_the_replaced_value_is_superseded_and_the_rest_stays(store: MemoryStore,
     assert [d["reason"] for d in decisions if d["action"] == "supersede"] == [
         "change:replaces_named_value;bounded:admitted"]
     now = contents(store, "u")
-    assert not any("clunky" in c for c in now)
+    assert not any("clunky" in c or "Notion" in c for c in now)
     assert any("Linear" in c for c in now) and any("vegetarian" in c for c in now)
     [old] = store.list("u", statuses=("superseded",))
     assert "Notion" in old.content and old.superseded_by is not None
@@ -57,3 +72,19 @@ def test_a_request_to_switch_is_no_replacement(store: MemoryStore, clock: FakeCl
     say(store, "u", "s2", "Can you help me plan how to move from Notion to Linear?", clock())
     assert any("Notion" in c for c in contents(store, "u"))
     assert store.list("u", statuses=("superseded",)) == []
+
+
+def test_a_correction_reaches_the_memory_it_corrects_whoever_it_is_about(
+        store: MemoryStore, clock: FakeClock) -> None:
+    say(store, "u", "s1", "我闺女今年三年级，数学应用题老做错", clock())
+    clock.advance(days=7)
+    say(store, "u", "s2", "哎之前说错了，我家那个是上二年级，不是三年级，脑子糊涂了", clock())
+    [now] = live(store, "u")
+    assert "二年级" in now.content and "三年级" not in now.content
+    assert now.subject == "user.daughter"
+
+
+def test_a_same_session_slip_is_corrected_too(store: MemoryStore, clock: FakeClock) -> None:
+    say(store, "u", "s1", "我下个月搬去苏州了，帮我想想租房要注意啥", clock())
+    say(store, "u", "s1", "打错了！是徐州不是苏州，徐州铜山那边", clock())
+    assert [m.content for m in live(store, "u")] == ["是徐州，徐州铜山那边"]

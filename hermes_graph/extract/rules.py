@@ -21,7 +21,7 @@ from hermes_graph.policy import privacy, subjects
 from hermes_graph.policy import signals as sig
 from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.disclosure import self_disclosure
-from hermes_graph.policy.normalize import has_han
+from hermes_graph.policy.normalize import distinctive_terms, has_han
 from hermes_graph.policy.replacement import replacement_in
 from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
@@ -192,13 +192,16 @@ class RuleExtractor:
         someone other than the user. ``after_question``: the sentence qualifies a question
         just asked ("送什么礼物好？budget 50 SGD 左右")."""
         ref = source_ref(turn)
-        change = sig.matches(sig.CHANGE, sentence) or replacement_in(sentence) is not None
+        change = sig.matches(sig.CHANGE, sentence)
         remember = sig.matches(sig.REMEMBER, sentence)
         restated = sig.matches(sig.RESTATEMENT, sentence)
         corrected = list(sig.CORRECTION.finditer(sentence))
         if corrected:  # "Budget's £6,000, no wait, scratch that, we agreed £4,500"
             sentence = sentence[corrected[-1].end():].strip(" ,，:：")
         body = sig.DISCOURSE_PREFIX.sub("", sentence).strip()
+        replaced = replacement_in(body)
+        if replaced is not None:  # "是二年级，不是三年级": kept without the old value
+            body, change = replaced.text, True
         out: list[Candidate] = []
         if sig.matches(sig.VENTING_RETRACTED, body):  # and what follows it still counts:
             # "气头上说的话别当真，我不辞，还得在这家游戏公司接着当策划呢"
@@ -235,7 +238,8 @@ class RuleExtractor:
             new_value = False
             if category is None and change and (
                     sig.matches(sig.NEGATION, clause) or sig.matches(sig.CHANGE, clause)
-                    or replacement_in(clause) is not None):
+                    or (replaced is not None and replaced.new & distinctive_terms(clause)
+                        and not (groups and groups[-1].clauses))):
                 # "小米那台我已经不用了" / "现在换成 iPhone 了": old or new value
                 category = SLOT_CATEGORY.get(slot_of(clause) or "", "fact")
                 new_value = not sig.matches(sig.NEGATION, clause)
@@ -287,7 +291,9 @@ class RuleExtractor:
         for group in groups:
             if group.clauses:
                 candidate = self._candidate(group, ref, change=change, remember=remember,
-                                            asked=asked_here)
+                                            asked=asked_here,
+                                            replaces=tuple(sorted(replaced.old)) if replaced
+                                            else ())
                 if candidate.slot is None and candidate.subject == "user" and group.slot:
                     candidate = replace(candidate, slot=group.slot)
                 out.append(replace(candidate, restated=restated,
@@ -305,7 +311,8 @@ class RuleExtractor:
         return not sig.matches(sig.IDENTITY, clause[:8])
 
     def _candidate(self, group: _Group, ref: dict[str, object], *, change: bool,
-                   remember: bool = False, asked: bool = False) -> Candidate:
+                   remember: bool = False, asked: bool = False,
+                   replaces: tuple[str, ...] = ()) -> Candidate:
         own = _join(group.clauses)  # who and when come from the statement, not its prefix
         content = _join([*group.prefix, *group.clauses])
         emotional = sig.matches(sig.EMOTIONAL, content)
@@ -342,7 +349,7 @@ class RuleExtractor:
         elif sig.matches(sig.ONE_OFF_TIME, own) and (category not in ("rule", "constraint")
                                                      or sig.matches(sig.TEMPORARY_CONDITION, own)) \
                 and not sig.matches(sig.DECISION, own) and slot is None and not remember \
-                and replacement_in(own) is None:
+                and not replaces:
             drop = "one_off_time_bound"  # "下个月入职腾讯" fills a slot: a durable change, dated
         elif subject == "third_party" and sig.matches(sig.ONE_OFF_TIME, own):
             drop = "third_party_one_off"
@@ -353,7 +360,7 @@ class RuleExtractor:
             source="emotional" if emotional else "explicit",
             slot=slot,
             change_signal=change, negation=negation,
-            drop_reason=drop, source_ref=ref)
+            drop_reason=drop, source_ref=ref, replaces=replaces)
 
     @staticmethod
     def _dropped(reason: str, ref: dict[str, object]) -> Candidate:

@@ -100,21 +100,18 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
             return make("retire", "negation:retires_contradicted", targets)
         # "I don't eat spicy food anymore": retire the contradicted, keep the new statement
         return make("supersede", "negation:supersedes_contradicted", targets, status)
-    replacement = None if candidate.negation or candidate.slot is not None else replacement_in(
-        candidate.content)
-    replaced = [] if replacement is None else [
-        h.memory.id for h in near.similar
-        if h.memory.subject == candidate.subject and replacement.replaces(h.memory.content)]
+    replaced = [] if candidate.negation or candidate.slot is not None else replaced_holders(
+        candidate, near)
     if replaced:  # "switched from Notion to Linear": what was said of Notion is over
         if not calm:
             return heated()
-        frozen = _frozen_gate(candidate, near, replaced, config, make)
+        frozen = _frozen_gate(candidate, near, [m.id for m in replaced], config, make)
         if frozen is not None:
             return frozen
         return GateDecision(action="supersede", reason="change:replaces_named_value",
-                            candidate=inherit_role(candidate, [
-                                h.memory for h in near.similar if h.memory.id in replaced]),
-                            target_ids=tuple(replaced), status=status)  # type: ignore[arg-type]
+                            candidate=inherit_role(replace(candidate, subject=replaced[0].subject),
+                                                   replaced),
+                            target_ids=tuple(m.id for m in replaced), status=status)  # type: ignore[arg-type]
     if candidate.change_signal and not candidate.negation and candidate.slot is None:
         targets = reversed_negatives(candidate, near)
         if targets and not calm:
@@ -174,7 +171,8 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
             return heated()
         # what this session already said about the slot is this change's own context
         # ("下周一去美团报到…新公司离我家近多了"), not the value it replaces
-        holders = [m for m in holders if m.confirmed_sessions[:1] != (session,)]
+        holders = [m for m in holders if m.confirmed_sessions[:1] != (session,)
+                   or holds_replaced(candidate, m)]  # "打错了！是徐州不是苏州"
         if not holders:
             return make("admit", f"new:{candidate.category} slot={candidate.slot}", (), status)
         return GateDecision(action="supersede", candidate=inherit_role(candidate, holders),
@@ -192,6 +190,27 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
             return make("ignore", "dup:restatement_same_session", [target.id])
         return make("confirm", "dup:restatement", [target.id])
     return make("admit", f"new:{candidate.category}", (), status)
+
+
+def holds_replaced(candidate: Candidate, memory: Memory) -> bool:
+    """Does ``memory`` hold the value the candidate says it replaces? The rule extractor
+    names the old value's terms (and cuts them from the content); another extractor's
+    content may still say "switched from Notion to Linear"."""
+    if candidate.replaces:
+        return bool(set(candidate.replaces) & distinctive_terms(memory.content))
+    replacement = replacement_in(candidate.content)
+    return replacement is not None and replacement.replaces(memory.content)
+
+
+def replaced_holders(candidate: Candidate, near: Neighbourhood) -> list[Memory]:
+    """The memories holding the value a candidate replaces: its own subject's, or, when
+    the user corrects without naming whom it is about ("我家那个是上二年级，不是三年级"
+    after "我闺女今年三年级"), the one subject's that holds it."""
+    holding = [h.memory for h in near.similar if holds_replaced(candidate, h.memory)]
+    own = [m for m in holding if m.subject == candidate.subject]
+    if own or candidate.subject != "user" or len({m.subject for m in holding}) != 1:
+        return own
+    return holding
 
 
 def _enrich(candidate: Candidate, enrichment: Enrichment, status: str) -> GateDecision:
