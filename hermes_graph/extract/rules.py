@@ -18,6 +18,7 @@ from datetime import datetime
 from hermes_graph.config import MemoryConfig
 from hermes_graph.extract.base import Turn, source_ref, too_short
 from hermes_graph.policy import privacy, subjects
+from hermes_graph.policy import pseudo_facts as pf
 from hermes_graph.policy import signals as sig
 from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.disclosure import self_disclosure
@@ -52,6 +53,9 @@ WE = re.compile(r"我们|咱们|全家|一家人|\bwe\b|\bour family\b|\bus\b", 
 SLOT_IMPORTANCE_CAP: dict[str, int] = {"budget": 6}
 """A budget said with a request belongs to that purchase: recalled when one comes up, never
 part of the core profile injected into every reply ("帮我挑个键盘，budget 50 SGD 左右")."""
+RULE_CONDITION = re.compile(
+    r"^(如果|假如|当|每当|只要|要是|凡是|if|when|whenever|every time|anytime)", re.IGNORECASE)
+"""A clause naming when a rule applies ("如果我问代码问题，请用英文回答") stays with it."""
 JOINED_CATEGORIES: frozenset[Category] = frozenset({"rule", "constraint"})
 """One rule or constraint said in several clauses ("我爸有痛风，海鲜和啤酒都不能碰") is one
 memory."""
@@ -140,7 +144,15 @@ class RuleExtractor:
         previous: list[Candidate] = []
         mention: str | None = None  # the last clause naming someone, for "he"/"她" after it
         asked = False
+        pretending = pf.still_pretending([t.content for t in turns[:-1] if t.role == "user"])
         for sentence in sentences:
+            stepped_out = pf.out_of_story(sentence)
+            if stepped_out is not None:  # "real me: 29, QA tester, live in Austin"
+                pretending, sentence = False, stepped_out
+            if pretending or sig.matches(pf.FICTION, sentence):  # the story's, not the user's
+                pretending = True
+                candidates.append(self._pseudo("make_believe", sentence, source_ref(turn)))
+                continue
             found, mention = self._sentence(sentence, turn, mention, after_question=asked)
             asked = sentence.rstrip().endswith(("?", "？"))
             if any(c.forget for c in found) and sig.matches(sig.RETRACT, sentence) and previous:
@@ -218,6 +230,8 @@ class RuleExtractor:
         context: str | None = None  # an unattached clause a bare statement may need
         raws = split_clauses(body)
         asked = body.rstrip().endswith(("?", "？"))
+        supposing = False  # after "if I were…", the rest of the sentence supposes too
+        rule_said = sig.matches(sig.RULE, body)  # "如果我问代码问题，请用英文回答" is a rule
         for n, raw in enumerate(raws):
             clause = sig.DISCOURSE_PREFIX.sub("", raw).strip()
             if not clause:
@@ -233,6 +247,13 @@ class RuleExtractor:
                 lead = None
                 continue
             if sig.matches(sig.SMALLTALK, clause):
+                continue
+            pseudo = "hypothetical" if supposing else pf.pseudo_kind(clause)
+            if pseudo is not None and not rule_said:  # "假如我搬去上海", "我妈老说我是路痴"
+                supposing = pseudo == "hypothetical"
+                out.append(self._pseudo(pseudo, clause, ref))
+                groups.append(_Group("fact"))  # a barrier, as a secret is
+                lead = context = None
                 continue
             category = sig.category_of(clause)
             new_value = False
@@ -273,7 +294,8 @@ class RuleExtractor:
                     # "My brother Kev's coming, he's got a nut allergy": the name goes along
                     groups.append(_Group(category, [lead, clause], "other"))
                 else:
-                    prefix = [context] if context and _bare(clause) else []
+                    prefix = [context] if context and (_bare(clause) or (
+                        category == "rule" and RULE_CONDITION.search(context))) else []
                     groups.append(_Group(category, [clause], subject, prefix=prefix))
                 lead = context = None
             elif category is None and subject == "other" and not sig.matches(sig.REQUEST, said):
@@ -282,9 +304,9 @@ class RuleExtractor:
                     sig.matches(sig.REQUEST, said) or sig.matches(sig.ONE_OFF_TIME, clause)
                     or sig.matches(sig.EMOTIONAL, clause)):
                 last.clauses.append(clause)
-            elif category is None and not (sig.matches(sig.REQUEST, said)
-                                           or sig.matches(sig.EMOTIONAL, clause)):
-                context = clause
+            elif category is None and (RULE_CONDITION.search(clause) or not (
+                    sig.matches(sig.REQUEST, said) or sig.matches(sig.EMOTIONAL, clause))):
+                context = clause  # "when I ask about code" is no question
             if names_someone:
                 mention = clause
         asked_here = after_question or sig.matches(sig.REQUEST, body)
@@ -361,6 +383,11 @@ class RuleExtractor:
             slot=slot,
             change_signal=change, negation=negation,
             drop_reason=drop, source_ref=ref, replaces=replaces)
+
+    @staticmethod
+    def _pseudo(kind: str, text: str, ref: dict[str, object]) -> Candidate:
+        return Candidate(content=text, kind="semantic", category="fact",
+                         drop_reason=f"pseudo_fact:{kind}", source_ref=ref)
 
     @staticmethod
     def _dropped(reason: str, ref: dict[str, object]) -> Candidate:

@@ -1,0 +1,57 @@
+"""Pseudo-facts (policy.pseudo_facts, seed 001 §1.2): what the user says without
+claiming it is so never becomes a memory; what else the message says still does."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from hermes_graph.extract import RuleExtractor, Turn
+from hermes_graph.policy.pseudo_facts import pseudo_kind, still_pretending
+
+AT = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+
+
+def kept(*texts: str) -> list[str]:
+    """What the rule extractor keeps of the last message, the earlier ones as context."""
+    turns = [Turn(role="user", content=t, session="s1", index=i, at=AT)
+             for i, t in enumerate(texts)]
+    return [c.content for c in RuleExtractor().extract(turns, now=AT) if c.drop_reason is None]
+
+
+@pytest.mark.parametrize(("clause", "kind"), [
+    ("if I were vegan", "hypothetical"), ("假如我搬去上海", "hypothetical"),
+    ("要是有一百万预算我们就包个小岛了", "hypothetical"), ("我妈老说我是路痴", "hearsay"),
+    ("my boss thinks I'm lazy", "hearsay"),
+    ("I've been to literally a million dentists", "hyperbole"),
+    ("my doctor told me my A1C came back at 6.1", None), ("I'm vegetarian", None),
+    ("如果我加班，就帮我点外卖", None),
+])
+def test_pseudo_kind(clause: str, kind: str | None) -> None:
+    assert pseudo_kind(clause) == kind
+
+
+def test_a_hypothetical_goes_and_the_real_fact_beside_it_stays() -> None:
+    assert kept("预算卡得比较紧，要是有一百万预算我们就包个小岛了哈哈") == ["预算卡得比较紧"]
+    assert kept("纯属好奇啊：假如我搬去上海，同样的工资能过得比现在好吗？") == []
+
+
+def test_make_believe_lasts_until_the_user_steps_out_of_it() -> None:
+    story = "帮我写个小说开头，主角就是我，设定：我在深圳开了家火锅店，老婆是急诊科医生"
+    assert kept(story) == []
+    assert kept(story, "再加点悬疑，我是被冤枉的厨师") == []
+    assert still_pretending([story])
+    real = kept(story, "写得不错！可惜现实是我在县城中学教语文，天天改作文改到眼花")
+    assert any("语文" in c for c in real) and not any("火锅" in c for c in real)
+
+
+def test_code_is_no_story() -> None:
+    assert kept("Can you help me write a script that summarizes my notes? I mostly write "
+                "Python 3.11.") == ["I mostly write Python 3.11"]
+
+
+def test_a_rule_keeps_the_condition_it_applies_under() -> None:
+    assert kept("如果我问代码问题，请用英文回答") == ["如果我问代码问题，请用英文回答"]
+    assert kept("when I ask about code, answer in English") == [
+        "when I ask about code, answer in English"]
