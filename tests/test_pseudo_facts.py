@@ -1,5 +1,7 @@
 """Pseudo-facts (policy.pseudo_facts, seed 001 §1.2): what the user says without
-claiming it is so never becomes a memory; what else the message says still does."""
+claiming it is so never becomes a memory; what else the message says still does. And
+the other side of reading requests: one about the form of every answer is a standing
+rule (policy.reply_form)."""
 
 from __future__ import annotations
 
@@ -55,3 +57,24 @@ def test_a_rule_keeps_the_condition_it_applies_under() -> None:
     assert kept("如果我问代码问题，请用英文回答") == ["如果我问代码问题，请用英文回答"]
     assert kept("when I ask about code, answer in English") == [
         "when I ask about code, answer in English"]
+
+
+@pytest.mark.parametrize("text", [
+    "can you just give me the answer first and then the reasoning?",
+    "please be blunt. don't do the compliment sandwich",
+    "can you stop with the americanisms please",
+    "你给我列东西的时候用1、2、3这种数字编号，别用小圆点",
+    "订机票帮我优先选靠窗",
+])
+def test_a_request_about_the_form_of_answers_is_a_standing_rule(text: str) -> None:
+    turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
+    found = [c for c in RuleExtractor().extract([turn], now=AT) if c.drop_reason is None]
+    assert found and all(c.category == "rule" for c in found)
+
+
+@pytest.mark.parametrize("text", ["can you be brief about the history of Rome?",
+                                  "to be honest I'm not sure", "can you write me a short email?"])
+def test_a_request_for_one_answer_is_no_rule(text: str) -> None:
+    turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
+    assert not [c for c in RuleExtractor().extract([turn], now=AT)
+                if c.drop_reason is None and c.category == "rule"]

@@ -328,8 +328,9 @@ class RuleExtractor:
         ("“一帆风顺”用英文怎么说？" asks; "以后都用英文回答我" rules)."""
         if not sig.matches(sig.REQUEST, clause):
             return False
-        if category == "rule":
-            return not sig.matches(sig.STANDING_RULE, clause)
+        if category == "rule":  # "can you just give me the answer first?" asks for good
+            return not (sig.matches(sig.STANDING_RULE, clause)
+                        or sig.matches(sig.REPLY_FORM, clause))
         return not sig.matches(sig.IDENTITY, clause[:8])
 
     def _candidate(self, group: _Group, ref: dict[str, object], *, change: bool,

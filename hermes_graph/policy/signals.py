@@ -25,6 +25,7 @@ from hermes_graph.policy.forgetting import forget_request as forget_request
 from hermes_graph.policy.lexicon import matches as matches
 from hermes_graph.policy.lexicon import readings
 from hermes_graph.policy.lexicon import rx as _rx
+from hermes_graph.policy.reply_form import REPLY_FORM as REPLY_FORM
 from hermes_graph.policy.subjects import CAT_BREEDS, DOG_BREEDS
 from hermes_graph.types import Category
 
@@ -361,6 +362,7 @@ DISCOURSE_PREFIX = _rx(
 
 CATEGORY_SIGNALS: tuple[tuple[Category, re.Pattern[str]], ...] = (
     ("rule", RULE),
+    ("rule", REPLY_FORM),
     ("constraint", CONSTRAINT),
     ("identity", IDENTITY),
     ("preference", PREFERENCE),
