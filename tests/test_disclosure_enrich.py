@@ -11,7 +11,7 @@ from hermes_graph import MemoryConfig, MemoryStore
 from hermes_graph.clock import FakeClock
 from hermes_graph.extract import RuleExtractor, Turn
 from hermes_graph.policy import signals as sig
-from hermes_graph.policy.disclosure import self_disclosure
+from hermes_graph.policy.disclosure import self_disclosure, self_disclosure_zh
 from hermes_graph.policy.enrich import new_clauses, novel_terms, restatement_of
 from hermes_graph.policy.hanzi import script_joined
 from hermes_graph.types import Candidate, Memory, ScoredMemory
@@ -36,6 +36,24 @@ def say(store: MemoryStore, session: str, text: str, at: datetime,
 ])
 def test_a_lasting_habit_or_state_is_a_self_disclosure(clause: str) -> None:
     assert self_disclosure(clause)
+
+
+@pytest.mark.parametrize(("clause", "habit"), [
+    ("我笔记一直用印象笔记", True), ("最近在学吉他", True), ("在准备 CPA", True),
+    ("我和我对象都完全不会日语", True), ("就是特别怕晒", True), ("我工资每月10号发", True),
+    ("每天燕郊到国贸", True), ("晚上喝咖啡会不会睡不着", False), ("他每天都加班", False),
+    ("你平时用什么", False), ("今天好累", False),
+])
+def test_a_chinese_habit_or_pursuit_is_a_self_disclosure(clause: str, habit: bool) -> None:
+    assert self_disclosure_zh(clause) is habit
+
+
+def test_a_new_way_to_work_replaces_the_old_commute(store: MemoryStore, clock: FakeClock) -> None:
+    say(store, "s1", "每天挤地铁2号线上班，人多到脚不沾地", clock())
+    clock.advance(days=30)
+    say(store, "s2", "我受不了地铁了，买了台电动车，现在每天骑车上班", clock())
+    live = [m.content for m in store.list("u", statuses=("candidate", "confirmed"))]
+    assert not any("2号线" in c for c in live) and any("骑车上班" in c for c in live)
 
 
 @pytest.mark.parametrize("clause", [

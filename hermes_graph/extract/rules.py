@@ -21,7 +21,7 @@ from hermes_graph.policy import privacy, subjects
 from hermes_graph.policy import pseudo_facts as pf
 from hermes_graph.policy import signals as sig
 from hermes_graph.policy.dates import with_absolute_dates
-from hermes_graph.policy.disclosure import self_disclosure
+from hermes_graph.policy.disclosure import self_disclosure, self_disclosure_zh
 from hermes_graph.policy.normalize import distinctive_terms, has_han
 from hermes_graph.policy.replacement import replacement_in
 from hermes_graph.policy.slots import slot_of
@@ -272,7 +272,8 @@ class RuleExtractor:
             if category is None and slot is not None and not sig.matches(sig.REQUEST, said):
                 # "我跳槽了", "we ended up in Lyon": names a single-valued slot
                 category = SLOT_CATEGORY.get(slot, "fact")
-            if category is None and self_disclosure(said) and not (
+            if category is None and (self_disclosure(said) if not has_han(said) else (
+                    self_disclosure_zh(said) and not (groups and groups[-1].clauses))) and not (
                     sig.matches(sig.REQUEST, said) or sig.matches(sig.EMOTIONAL, clause)):
                 category = "fact"  # "I drive long haul", "I don't own a car": how life runs
             subject = subjects.clause_subject(clause)

@@ -35,9 +35,11 @@ from hermes_graph.types import (
 )
 
 NEIGHBOURS = 5
-SLOT_FAMILY: dict[str, tuple[str, ...]] = {"employer": ("job",), "job": ("employer",)}
+SLOT_FAMILY: dict[str, tuple[str, ...]] = {"employer": ("job", "commute"), "job": ("employer",),
+                                           "residence": ("commute",)}
 """Slots that change together: a new employer is usually a new job too ("new gig, fully
-remote instructional designer" after "I teach at a secondary school")."""
+remote instructional designer" after "I teach at a secondary school"), and a new home or
+employer a new way to work ("每天骑车上班十分钟" is over after a move to Shanghai)."""
 PARKED_OR_LIVE: tuple[Status, ...] = (*LIVE_STATUSES, "pending_override")
 """A repeated override confirms the parked one instead of parking another."""
 

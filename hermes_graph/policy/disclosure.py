@@ -64,6 +64,31 @@ def _first_word(text: str) -> str:
     return word.group(0).lower() if word else ""
 
 
+_ZH_HABIT = re.compile(
+    r"每天|每日|每周|每星期|每礼拜|每晚|每早|每月|每个月|每年|平时|平常|一般(都|是|会)|通常|经常|常年|一直|"
+    r"从小|向来|长期|天天|常常|(早上|晚上|周末|下班|上班)都")
+"""A habit: how the user's days run ("我笔记一直用印象笔记", "每天燕郊到国贸")."""
+_ZH_ONGOING = re.compile(
+    r"(最近|现在|目前|这阵子|这段时间|正|还)?(在|正在|坚持)(学|准备|备考|练|考|读|带|养|戒|减|跑|攒|定投|用|租|住|"
+    r"做|管|负责|追|写|上)")
+"""Something the user is in the middle of ("最近在学吉他", "在准备 CPA", "在戒糖")."""
+_ZH_STATE = re.compile(r"不会(说|讲|开|游|做)?\S{1,4}$|完全不会|(特别|很|超级?|非常|比较|有点)怕\S|"
+                       r"^(我|本人)?(单身|已婚|离异|丁克|独居)")
+"""An ability, a fear or a status ("都完全不会日语", "特别怕晒", "我单身哈")."""
+_ZH_NOT_MINE = re.compile(r"^(你|他|她|它|他们|她们|大家|别人)|[？?吗呢]$|"
+                          r"会不会|可不可以|行不行|好不好|该不该|要不要|怎么|咋|为啥|为什么|多少|几(点|个|天)")
+"""Someone else's habit, or a question ("晚上喝咖啡会不会睡不着")."""
+
+
+def self_disclosure_zh(clause: str) -> bool:
+    """Is this Chinese clause the user saying how their life runs? Chinese marks a habit
+    or an ongoing pursuit with adverbs (每天, 一直, 平时) and 在 + verb, not tense."""
+    text = clause.strip()
+    if _ZH_NOT_MINE.search(text) or len(text) < 4:
+        return False
+    return bool(_ZH_HABIT.search(text) or _ZH_ONGOING.search(text) or _ZH_STATE.search(text))
+
+
 def self_disclosure(clause: str) -> bool:
     """Is this English clause a first-person statement of a lasting habit or state?"""
     if clause.rstrip().endswith("?"):

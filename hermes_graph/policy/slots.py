@@ -63,6 +63,10 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"我(的)?(那|这)?(台|辆)\S{0,8}(车|开了)|我开的|提了(辆|台)|换了(辆|台)|买了(辆|台)|旧车|\bmy car\b|"
         r"\bI drive an?\b|\bmy new car\b", re.IGNORECASE),
     "budget": re.compile(r"预算|\bbudget\b", re.IGNORECASE),
+    "commute": re.compile(
+        r"通勤|(坐|骑|开车|挤|走路|步行|打车)\S{0,8}(上班|上学)|上班\S{0,2}(坐|骑|开车|挤)|\bcommute\b|"
+        r"\b(drive|bike|cycle|walk|ride|take the (train|bus|tube|subway|metro)) to work\b",
+        re.IGNORECASE),
     "database": re.compile(
         r"数据库|\b(database|mysql|postgres(ql)?|mongodb|sqlite|mariadb|oracle db|sql server|"
         r"dynamodb)\b", re.IGNORECASE),
