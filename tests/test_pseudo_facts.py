@@ -78,3 +78,20 @@ def test_a_request_for_one_answer_is_no_rule(text: str) -> None:
     turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
     assert not [c for c in RuleExtractor().extract([turn], now=AT)
                 if c.drop_reason is None and c.category == "rule"]
+
+
+@pytest.mark.parametrize(("text", "left"), [
+    ("My beagle Biscuit has hip dysplasia. Anyway, summarise this for me:\n\nA storm brought "
+     "35mm of rain. No injuries were reported.", ["My beagle Biscuit has hip dysplasia"]),
+    ("Quick translation to Spanish please: Congratulations on the new job!", []),
+    ("这句英文啥意思：Sorry, I'm ten minutes late.", []),
+    ("太长不看，帮我缩一下：\n白沙镇一块废弃停车场被改造成社区菜园。", []),
+])
+def test_material_handed_over_is_not_about_the_user(text: str, left: list[str]) -> None:
+    assert kept(text) == left
+
+
+def test_a_task_instruction_is_no_standing_rule() -> None:
+    assert kept("Need a quick email to the council asking for a receipt. Keep it polite but "
+                "firm.") == []
+    assert kept("帮忙写个给物业的微信，要张发票报销简短一点就行。") == []

@@ -22,6 +22,7 @@ from hermes_graph.policy import pseudo_facts as pf
 from hermes_graph.policy import signals as sig
 from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.disclosure import self_disclosure, self_disclosure_zh
+from hermes_graph.policy.material import without_material
 from hermes_graph.policy.normalize import distinctive_terms, has_han
 from hermes_graph.policy.replacement import replacement_in
 from hermes_graph.policy.slots import slot_of
@@ -56,6 +57,12 @@ part of the core profile injected into every reply ("帮我挑个键盘，budget
 RULE_CONDITION = re.compile(
     r"^(如果|假如|当|每当|只要|要是|凡是|if|when|whenever|every time|anytime)", re.IGNORECASE)
 """A clause naming when a rule applies ("如果我问代码问题，请用英文回答") stays with it."""
+WEAK_CHANGE = re.compile(r"原来|其实|\bactually\b|\bafter all\b|\bturns out\b", re.IGNORECASE)
+"""Words that mark a change only beside a change verb: "原来在口袋里" states no new value.
+"现在" / "now" do state how things stand now ("现在所有 task 都在 Notion 里")."""
+TASK_DETAIL_SLOTS = frozenset({"verbosity", "language"})
+"""After a request in the same sentence, how long or in which language is that task's
+detail ("帮忙写个给物业的微信…简短一点就行"), not a standing value."""
 JOINED_CATEGORIES: frozenset[Category] = frozenset({"rule", "constraint"})
 """One rule or constraint said in several clauses ("我爸有痛风，海鲜和啤酒都不能碰") is one
 memory."""
@@ -136,7 +143,7 @@ class RuleExtractor:
             return []  # assistant statements never become memories about the user
         turn = turns[-1]
         candidates: list[Candidate] = []
-        sentences = split_sentences(turn.content)
+        sentences = split_sentences(without_material(turn.content))  # not "summarise this: …"
         heated = any(sig.matches(sig.EMOTIONAL, s) for s in sentences)
         # "气死我了！！！老子明天就辞职，这破公司…": after an outburst, an angry sentence is
         # part of the rant even without its own "!"
@@ -231,6 +238,7 @@ class RuleExtractor:
         raws = split_clauses(body)
         asked = body.rstrip().endswith(("?", "？"))
         supposing = False  # after "if I were…", the rest of the sentence supposes too
+        requested = False  # a clause before asked for a task: "简短一点就行" is its detail
         rule_said = sig.matches(sig.RULE, body)  # "如果我问代码问题，请用英文回答" is a rule
         for n, raw in enumerate(raws):
             clause = sig.DISCOURSE_PREFIX.sub("", raw).strip()
@@ -258,7 +266,8 @@ class RuleExtractor:
             category = sig.category_of(clause)
             new_value = False
             if category is None and change and (
-                    sig.matches(sig.NEGATION, clause) or sig.matches(sig.CHANGE, clause)
+                    sig.matches(sig.NEGATION, clause)
+                    or sig.matches(sig.CHANGE, WEAK_CHANGE.sub("", clause))
                     or (replaced is not None and replaced.new & distinctive_terms(clause)
                         and not (groups and groups[-1].clauses))):
                 # "小米那台我已经不用了" / "现在换成 iPhone 了": old or new value
@@ -269,7 +278,8 @@ class RuleExtractor:
                     and not sig.matches(sig.FORGET_SELF, clause) \
                     and not (groups and groups[-1].clauses):  # else it elaborates that memory
                 category = "event"  # "别忘了我下周四要交开题报告": kept, dated, on request
-            if category is None and slot is not None and not sig.matches(sig.REQUEST, said):
+            if category is None and slot is not None and not sig.matches(sig.REQUEST, said) \
+                    and not (requested and slot in TASK_DETAIL_SLOTS):
                 # "我跳槽了", "we ended up in Lyon": names a single-valued slot
                 category = SLOT_CATEGORY.get(slot, "fact")
             if category is None and (self_disclosure(said) if not has_han(said) else (
@@ -310,6 +320,7 @@ class RuleExtractor:
                 context = clause  # "when I ask about code" is no question
             if names_someone:
                 mention = clause
+            requested = requested or sig.matches(sig.REQUEST, said)
         asked_here = after_question or sig.matches(sig.REQUEST, body)
         for group in groups:
             if group.clauses:

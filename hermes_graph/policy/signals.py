@@ -61,7 +61,7 @@ IDENTITY = _rx(
     r"(每周|每天|每个月)\S{0,3}(\d|一|两|三|四|五)次",
     r"我(的|家)?(女儿|闺女|丫头|儿子|老婆|老公|孩子|宝宝|猫|狗)\S{0,4}(叫|是|名叫|小名|今年)",
     r"(就是|是)我(家|的)(女儿|闺女|丫头|儿子|老婆|老公|孩子|宝宝|猫|狗)",
-    r"\bmy (daughter|son|wife|husband|partner|kid|child|dog|cat)('s name is| is called| is named|"
+    r"\b(my|our) (daughter|son|wife|husband|partner|kid|child|dog|cat)('s name is| is called| is named|"
     r"\s+(?-i:[A-Z])[a-z]+)",
     r"\bas an? [\w-]+( [\w-]+)?,? I\b", r"作为一(个|名)\S{1,8}", r"\bleft-?handed\b|\blefty\b|左撇子",
     r"我家(那|这)?(只|条|个|位)?\S{0,4}(叫|名叫)", r"(猫|狗|柯基|金毛|泰迪|柴犬|边牧|哈士奇)\S{0,3}(叫|名叫)",
@@ -98,7 +98,7 @@ IDENTITY = _rx(
     r"我们(是|公司是)[^，。]{0,24}(公司|startup|团队|工作室|店)", r"(考了|考到)\S{0,3}\d{2,3}", r"\b(the|my|our) twins\b|双胞胎",
     r"(要|想|打算|准备|计划|正在|在)(考|备考|报考)",
     r"^(competing|deploying|migrating)\b", r"\bis my (weak|weakest|strong|strongest|best|worst|favou?rite)\b",
-    r"^[A-Za-z][\w -]{1,40} here([,.!]|$)", r"^\S{1,12}(一枚|一个)$", r"\S{1,6}车主",
+    r"^[A-Za-z][\w -]{1,40} here([,.!]|$)", r"^(?!再|来|换|给|要)\S{1,12}(一枚|一个)$", r"\S{1,6}车主",
     r"我在\S{1,10}(养|种)\S{1,4}", r"\bI (direct|lead|conduct)\b", r"^(started|began|took up)\b|\bI (started|began|took up) \w+",
     r"我开的(是)?", r"我(的)?(儿子|女儿|孩子|闺女)\S{0,2}[一二三四五六七八九十两\d]{1,3}岁", r"passed away|去世|过世",
     r"\bI'?ve been \w+ing\b.{0,60}\b(for (about |almost |over |nearly )?\w+ (years|months)|since)\b", r"\bI (captain|skipper|pilot|crew)\b",
@@ -161,8 +161,8 @@ CONSTRAINT = _rx(
     r"\bcan'?t (do|have|handle|tolerate|stomach|digest)\b",
     r"\b(gout|asthma|celiac|coeliac|epilep|hives|anaphyla|surgery)", r"\bswells? up\b",
     r"\bI (don'?t|can'?t|never) (drive|swim|cook|fly)\b", r"\bno (driver'?s )?licen[cs]e\b|\bnever (got|had) (my|a) licen",
-    r"(一共|总共|最多|顶多|只有|就)\S{0,4}\d+(\.\d+)?\s*(万|千|元|块)", r"\b(can|could) only (spend|afford)\b",
-    r"(膝盖|腰|颈椎|脚踝)\S{0,4}(断|酸|不行)", r"(焦虑|抑郁|强迫|多动)症|心理医生|心理咨询|失眠",
+    r"(最多|顶多|只有|就)\S{0,4}\d+(\.\d+)?\s*(万|千|元|块)", r"\b(can|could) only (spend|afford)\b",
+    r"(膝盖|腰|颈椎|脚踝)\S{0,4}(断|不行)", r"(焦虑|抑郁|强迫|多动)症|心理医生|心理咨询|失眠",
     r"\b(terrified|scared|phobi\w*|fear) of\b|\bphobia\b", r"受不了(?!了)\S{1,4}$",
     r"\bhard of hearing\b|\bdeaf\b|\bblind\b|\bvisually impaired\b|\bwheelchair\b|\bhearing aids?\b|听力|耳背|聋|视力不好|轮椅",
     r"\bmy (knees?|back|hips?|shoulders?|ankles?|wrists?|neck)\b.{0,20}\b(creak|hurt|ache|pain|bad|weak|injur|sore|stiff|paid for it)",
@@ -177,7 +177,7 @@ CONSTRAINT = _rx(
     r"|\bcan'?t (drive|swim|ride a bike)\b|\bno car\b|\bcar-free\b",
     r"diabet|\bA1C\b|\bblood (sugar|pressure)\b|\bcholesterol\b|休克|过敏性",
     r"\b(doctor|GP|physio|dentist|cardiologist|dietitian|nutritionist|consultant)\b[^.!?]{0,30}"
-    r"\b(told|tells|says|said|wants|advised|recommended|put) (me|I)\b|(医生|老师|教练|大夫)\S{0,3}(说|让|叫|建议|不让)",
+    r"\b(told|tells|says|said|wants|advised|recommended|put) (me|I)\b|(?:^|[，,。；])(?![^，,。]*?[跟和对给向][^，,。]{0,4}(医生|老师|教练|大夫))[^，,。]{0,6}(医生|老师|教练|大夫)\S{0,3}(说|让|叫|建议|不让)",
     r"到现在(还|都)?\S{0,4}(不|没)", r"\b(the )?(vet|doctor|GP)\b[^.!?]{0,20}\b(said|says|told)\b|兽医\S{0,3}(说|让)",
     r"\b(seasick|carsick|airsick|motion sick|travel sick|migraines?)\b|晕船|晕机",
     r"产假|预产期|\bmaternity leave\b|(?<!not )\bpregnant\b|\b(saving|saved) up for\b|\bdon'?t (want to|wanna) go over\b",
@@ -193,11 +193,11 @@ RULE = _rx(
     r"\balways (reply|answer|write|use|respond|book|include|give)\b", r"\bnever (use|reply|write|add)\b",
     r"\bplease (don'?t|do not|always|never)\b", r"\bdon'?t use\b", r"\bfrom now on\b",
     r"\b(reply|answer|respond|write) (to me )?in (english|chinese|french|spanish|german)\b",
-    r"\bin anything you write\b", r"\bkeep (it|answers|replies) (short|brief)\b",
+    r"\bin anything you write\b", r"\bkeep (answers|replies) (short|brief)\b",
     r"(回答|回复)我", r"(回答|回复)\S{0,2}(简短|简洁|详细|短点|长点)", r"尽量(简短|简洁|详细|口语)", r"(最多|不超过)\S{0,3}(条|点|句|字)", r"列(要)?点", r"(叫|称呼)我",
     r"\bwhenever you\b", r"\bsign (me|it|them) as\b", r"\b(call|address) me\b",
     r"\bwhen you (write|answer|reply|draft|explain)\b",
-    r"\bkeep (your |the |my )?(answers|replies|responses|it)\b", r"[,，]\s*(always|please)[.!]?$",
+    r"\bkeep (your |the |my )?(answers|replies|responses)\b", r"[,，]\s*(always|please)[.!]?$",
     r"\b(british|american) (english )?spelling\b", r"\bgoing forward\b",
     r"\bstop (using|adding|writing|saying|calling|putting)\b",
     r"\b(no|without|avoid) (more )?(bullet points?|bullets|emojis?|exclamation( marks| points)?|"
@@ -301,8 +301,8 @@ SMALLTALK = _rx(
     r"(so much|a lot|again)?[\s!.]*$",
 )
 REQUEST = _rx(
-    r"^(帮我|请帮|麻烦|给我|替我|能不能|能否|可以|你说|你觉得|推荐|讲个|讲一个|再讲|说说|算一?下|查一?下|翻译)",
-    r"(怎么|咋|如何|什么|啥|哪|几点|多少|吗|呢|吧)[？?。！!]?$", r"[？?]$",
+    r"^(帮我|帮忙|请帮|麻烦|给我|替我|能不能|能否|可以|你说|你觉得|推荐|讲个|讲一个|再讲|说说|算一?下|查一?下|翻译)",
+    r"(怎么|咋|如何|什么|啥|哪|几点|多少|吗|呢|吧|(啥|什么)意思)[？?。！!]?$", r"[？?]$",
     r"有什么|有没有|有啥|能不能|可不可以|是不是|怎么办|咋办|怎么样|行不行",
     r"\b(any (tips|ideas|suggestions|advice)|what should I|how (do|can|should) I)\b",
     r"^(can|could|would|will) you\b", r"^(please )?(help|tell|show|give|find|recommend|suggest|"
@@ -357,7 +357,7 @@ DISCOURSE_PREFIX = _rx(
     r"quick update|honestly|fyi|for the record|quick context|"
     r"context|update|big news|news|anyway|ok|okay|got it|cool|ah right|remember|again|general preference|"
     r"再说一次|再说一遍|再强调一下|记住|忘了说|forgot to mention|别忘了|别忘记|不要忘了|update ?一下|更新一下|"
-    r"remember that|don'?t forget that)[:：,，.!\s]*",
+    r"remember that|don'?t forget that)(?![A-Za-z])[:：,，.!\s]*",  # "some kind of" keeps its "so"
 )
 
 CATEGORY_SIGNALS: tuple[tuple[Category, re.Pattern[str]], ...] = (

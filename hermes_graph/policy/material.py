@@ -1,0 +1,30 @@
+"""Material: what the user hands over to be worked on is not about them (pure).
+
+Seed 000 §2.3 extracts what the user says of themselves. "Summarise this: <an article>",
+"这句英文啥意思：<a sentence>", a pasted code block: the text after such a task frame is
+the task's material, however many facts it states ("around 1304 homes lost power"). Only
+what comes before the frame is read as the user speaking.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hermes_graph.policy.hanzi import simplified
+
+TASK_FRAME = re.compile(
+    r"(?:\b(summari[sz]e|summary of|tl;?dr|translate|translation|proofread|rewrite|rephrase|paraphrase|reword|"
+    r"polish|shorten|simplify|grammar[- ]check|what does|meaning of)\b[^:：\n.!?]{0,60}|"
+    r"(翻译|翻成|译成|总结|概括|缩一下|缩写|精简|润色|改写|校对|啥意思|什么意思|提炼|太长不看)[^:：\n。！？]{0,20})"
+    r"(?:[:：]|\n)",
+    re.IGNORECASE)
+"""A request to work on text, ending in the colon or line break the text follows."""
+CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+
+
+def without_material(text: str) -> str:
+    """The message without the material it hands over (code blocks, and everything
+    after a task frame such as "summarise this:")."""
+    text = CODE_BLOCK.sub(" ", text)
+    found = TASK_FRAME.search(simplified(text))
+    return text if found is None else text[:found.start()].rstrip()
