@@ -88,3 +88,22 @@ def test_a_same_session_slip_is_corrected_too(store: MemoryStore, clock: FakeClo
     say(store, "u", "s1", "我下个月搬去苏州了，帮我想想租房要注意啥", clock())
     say(store, "u", "s1", "打错了！是徐州不是苏州，徐州铜山那边", clock())
     assert [m.content for m in live(store, "u")] == ["是徐州，徐州铜山那边"]
+
+
+@pytest.mark.parametrize(("first", "forget", "gone", "left"), [
+    ("我打算辞职考公，先裸辞备考一年", "辞职考公那事当我没说哈，家里死活不同意", "考公", None),
+    ("我住上海徐汇，离 Apple 徐家汇那家店走路十分钟", "以后别记我住哪了哈，感觉有点隐私",
+     "徐汇", None),
+    ("i'm a bridesmaid at my sister's wedding in june", "never mind the wedding stuff, she's "
+     "called it off", "bridesmaid", None),
+    ("我现在体重 76.5 公斤，身高 163，在练深蹲，目前 60 公斤做五组五次",
+     "体重那个数别给我存着了，删了吧", "76.5", "深蹲"),
+])
+def test_forget_requests_in_more_words(store: MemoryStore, clock: FakeClock, first: str,
+                                       forget: str, gone: str, left: str | None) -> None:
+    say(store, "u", "s1", first, clock())
+    clock.advance(days=3)
+    assert "forget" in [d["action"] for d in say(store, "u", "s2", forget, clock())]
+    now = contents(store, "u")
+    assert not any(gone in c for c in now)
+    assert left is None or any(left in c for c in now)

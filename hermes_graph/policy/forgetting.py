@@ -24,6 +24,8 @@ FORGET = _rx(
     r"别\S{0,3}(存|记)|不要\S{0,3}(存|记)|不想(让你)?(留着|记着|存着)|别留|不要留", r"\bpretend I never said\b|\bhold ?on ?to\b",
     r"\b(scrap|ditch|drop|bin|purge) (that|what|it|this|anything|everything|all)\b|\b(not|off) (on |the )?record\b|\b(don'?t|do not) want (it|that|this|them) (stored|kept|saved|remembered)\b|\bdelete\b",
     r"\b(drop|lose|ditch|scrap|bin|remove|delete) the [\w -]{1,30}? (thing|stuff|bit|part|detail)s?\b|\bfrom (whatever |your |the )?(notes|memory|records)\b",
+    r"当我没说|就当没说过|当我没提|\bnever mind (the|about) [\w -]{1,30}? (thing|stuff|bit|part)s?\b",
+    r"\b(don'?t|do not) want (it|that|this|them) (coming|to come|brought) up\b",
 )
 
 FORGET_SELF = _rx(
@@ -49,7 +51,8 @@ FORGET_TARGET = _rx(
     r"关于我|我(说|告诉|提)|这件事|这个事|那件事|全部|所有|一切|我的|(跟|和|对)你(说|讲|提)|那条|这条|的事",
     r"那个", r"(之前|刚才|上次|前面|以前)\S{0,2}(说|讲|提|告诉你)(的|过)",
     r"这事|那事|\b(that|this) (one|part|bit|thing|fact)\b|\bpretend I never said\b",
-    r"\bthe [\w -]{1,30}? (thing|stuff|bit|part)\b|\bthe (name|names|bit|part|detail)s? of\b",
+    r"\bthe [\w -]{1,30}? (thing|stuff|bit|part)s?\b|\bthe (name|names|bit|part|detail)s? of\b",
+    r"当我没说|当我没提|(别|不要|不用)(再)?(记|存)(着|住|下)?我|(那|这)些",
 )
 """A forget verb only counts when it points at what the user told us."""
 
@@ -65,7 +68,7 @@ FORGET_ALL = _rx(
 RETRACT = _rx(r"\b(that|this) one\b|\bpretend I never said\b|刚才那句|刚说的那个|这句")
 """A forget request that points back at what was just said in the same message."""
 
-CN_ADDRESSED = _rx(r"你|帮我|请|麻烦|别|不要", r"把[^，。]{0,20}(删|忘|清|去掉|抹|delete|remove|forget)", r"(删|忘|清|抹|去)\S{0,3}吧",
+CN_ADDRESSED = _rx(r"你|帮我|请|麻烦|别|不要|当我没说|当我没提", r"把[^，。]{0,20}(删|忘|清|去掉|抹|delete|remove|forget)", r"(删|忘|清|抹|去)\S{0,3}吧",
                    r"^(忘掉|忘了|删掉|删除|清除|清空|抹掉|去掉)")
 """A Chinese forget verb speaks to us ("把我住址那条删了", "别记了"), not of the past
 ("旧代码全删了")."""
@@ -78,6 +81,8 @@ VENTING_RETRACTED = _rx(r"(是|都是|说的是|那是)气话|气头上|\bcalmed
                        r"\b(was|were) (just )?venting\b|别当真|\bignore (what I said|my rant|that rant)\b")
 """The user takes back what they said in anger (seed 001 §5.2): it is no lasting fact."""
 TO_YOU = _rx(r"\b(you|your)\b")
+NEVER_MIND = _rx(r"^(\w+[,\s]+)?never mind (the|about) [\w -]{1,30}? (thing|stuff|bit|part)s?\b")
+""""never mind the wedding stuff" withdraws what was said of it."""
 
 
 def forget_request(text: str) -> bool:
@@ -87,6 +92,7 @@ def forget_request(text: str) -> bool:
     addressed = FORGET_SELF.sub(" ", text)
     if not (matches(FORGET, addressed) and matches(FORGET_TARGET, addressed)):
         return False
-    if FORGET_IMPERATIVE.match(addressed.strip()) or PLEASE_FORGET.search(addressed):
+    if FORGET_IMPERATIVE.match(addressed.strip()) or PLEASE_FORGET.search(addressed) \
+            or NEVER_MIND.search(addressed):
         return True  # mixed text may ask in either language
     return matches(CN_ADDRESSED if has_han(addressed) else TO_YOU, addressed)

@@ -307,14 +307,15 @@ def forget_remainder(memory: Memory, request: str) -> str | None:
     kept: list[str] = []
     elaborating = after_named = False
     for clause in clauses:
-        on_named_topic = any(on_topic(t, clause) for t in topics)
         own_subject = clause_subject(clause) is not None
         # on a sensitive topic, a clause without its own subject goes with the one before
         # it ("我是焦虑症患者，一直在吃舍曲林"); a named term takes its own clause and the one
         # right after it that has no subject ("我在准备考公，目标是省直单位")
-        elaborating = on_named_topic or (elaborating and not own_subject)
+        carried = elaborating and not own_subject
+        cut = carried or any(on_topic(t, clause) for t in topics)
+        elaborating = carried or any(t.carries and on_topic(t, clause) for t in topics)
         named_here = bool(named & distinctive_terms(clause))
-        if not (elaborating or named_here or (after_named and not own_subject)):
+        if not (cut or named_here or (after_named and not own_subject)):
             kept.append(clause)
         after_named = named_here
     return _rest(kept, clauses, memory.content)

@@ -29,6 +29,9 @@ class Topic:
     """How a request names the topic."""
     member: re.Pattern[str]
     """What marks a memory as on the topic."""
+    carries: bool = True
+    """A clause on the topic takes the subject-less clauses after it along when it is
+    forgotten ("我是焦虑症患者，一直在吃舍曲林"); a weight does not ("…76.5 公斤，在练深蹲")."""
 
 
 FORGET_TOPICS: tuple[Topic, ...] = (
@@ -50,6 +53,15 @@ FORGET_TOPICS: tuple[Topic, ...] = (
               r"感情|恋爱|婚姻|离婚|分手|前任"),
           _rx(r"\b(boyfriend|girlfriend|dating|divorc\w*|break ?up|broke up|my ex|married)\b",
               r"男朋友|女朋友|对象|恋爱|离婚|分手|前任|结婚|相亲")),
+    Topic("weight",
+          _rx(r"\b(weight|weigh-?ins?|the numbers)\b", r"体重|那些数字|那几个数"),
+          # the user's own weight, not a barbell's ("目前 60 公斤做五组五次")
+          _rx(r"\b(I'?m|I am|I weigh|weigh(ing)?|down to|up to) (about |around )?\d+(\.\d+)? ?(kg|kilos?|lbs?|pounds|stone)\b",
+              r"我(现在|目前)?\S{0,2}\d+(\.\d+)?\s?(公斤|斤|kg)|体重|目标\S{0,2}\d+"), carries=False),
+    Topic("wedding",
+          _rx(r"\bwedding\b", r"婚礼|婚事|办酒"),
+          _rx(r"\b(wedding|bridesmaid|best man|maid of honou?r|bride|groom|hen do|stag do)\b",
+              r"婚礼|伴娘|伴郎|婚纱|新娘|新郎|酒席|婚宴"), carries=False),
 )
 
 
