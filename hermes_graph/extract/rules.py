@@ -17,6 +17,9 @@ from datetime import datetime
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.extract.base import Turn, source_ref, too_short
+from hermes_graph.extract.clauses import bare as _bare
+from hermes_graph.extract.clauses import join as _join
+from hermes_graph.extract.clauses import split_clauses, split_sentences
 from hermes_graph.policy import privacy, subjects
 from hermes_graph.policy import pseudo_facts as pf
 from hermes_graph.policy import signals as sig
@@ -27,13 +30,6 @@ from hermes_graph.policy.normalize import distinctive_terms, has_han
 from hermes_graph.policy.replacement import replacement_in
 from hermes_graph.policy.slots import slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
-
-_SENTENCE_END = re.compile(r"(?<=[。！？；\n])|(?<=[.;!?])\s+")  # "TL;DR", "Qz!88@host" stay whole
-_ABBREVIATION = re.compile(r"\b(dr|mr|mrs|ms|prof|st|mt|jr|sr|vs|etc|e\.g|i\.e|no)\.$",
-                           re.IGNORECASE)
-_CLAUSE_SEP = re.compile(  # "$1,200" keeps its comma, "my greyhound, Pancake." its name
-    r"[，]\s*|\s+[—–]\s*|\s+--?\s+|(?:(?<!\d),|,(?!\d))(?!\s*(?-i:[A-Z])[a-z]+\s*[.!?]?\s*$)\s*|"
-    r"\s+(?:and|but|so)\s+(?=I\b|I'm\b|my\b|we\b)", re.IGNORECASE)
 
 DEFAULT_IMPORTANCE: dict[Category, int] = {
     "rule": 8, "constraint": 9, "identity": 7, "preference": 6, "fact": 5, "event": 5,
@@ -60,6 +56,10 @@ RULE_CONDITION = re.compile(
 WEAK_CHANGE = re.compile(r"原来|其实|\bactually\b|\bafter all\b|\bturns out\b", re.IGNORECASE)
 """Words that mark a change only beside a change verb: "原来在口袋里" states no new value.
 "现在" / "now" do state how things stand now ("现在所有 task 都在 Notion 里")."""
+LASTING_RULE = re.compile(r"以后|今后|往后|每次|一律|永远|始终|\balways\b|\bfrom now on\b|"
+                          r"\bevery time\b|\bwhenever\b|\bgoing forward\b|\bin (the )?future\b",
+                          re.IGNORECASE)
+"""A rule said with "today" is for today, unless it says it lasts."""
 TASK_DETAIL_SLOTS = frozenset({"verbosity", "language"})
 """After a request in the same sentence, how long or in which language is that task's
 detail ("帮忙写个给物业的微信…简短一点就行"), not a standing value."""
@@ -99,36 +99,6 @@ class _Group:
             return False
         self.clauses, self.slot = [clause], slot
         return True
-
-
-def split_sentences(text: str) -> list[str]:
-    sentences: list[str] = []
-    for part in (s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()):
-        if sentences and _ABBREVIATION.search(sentences[-1]):
-            sentences[-1] = f"{sentences[-1]} {part}"  # "Dr. Okafor" is one sentence
-        else:
-            sentences.append(part)
-    return sentences
-
-
-_PARENS = re.compile(r"\([^()]*\)|（[^（）]*）")
-
-
-def split_clauses(sentence: str) -> list[str]:
-    # a comma inside brackets never splits: "the twins (Maya and Leo, 18 months) ..."
-    guarded = _PARENS.sub(lambda m: m.group().replace(",", "\x00").replace("，", "\x01"), sentence)
-    return [c.strip(" 。.!！?？;；").replace("\x00", ",").replace("\x01", "，")
-            for c in _CLAUSE_SEP.split(guarded) if c and c.strip()]
-
-
-def _bare(clause: str) -> bool:
-    """A statement too short to stand alone ("I'm pretty allergic", "受不了")."""
-    return len(clause) <= 3 if has_han(clause) else len(clause.split()) <= 4
-
-
-def _join(clauses: list[str]) -> str:
-    glue = "，" if any(has_han(c) for c in clauses) else ", "
-    return glue.join(clauses)
 
 
 class RuleExtractor:
@@ -386,6 +356,9 @@ class RuleExtractor:
                 and not sig.matches(sig.DECISION, own) and slot is None and not remember \
                 and not replaces:
             drop = "one_off_time_bound"  # "下个月入职腾讯" fills a slot: a durable change, dated
+        elif category == "rule" and sig.matches(sig.ONE_OFF_TIME, own) \
+                and not LASTING_RULE.search(own):
+            drop = "one_off_rule"  # "今天回答都短点，我在地铁上": today's answers only
         elif subject == "third_party" and sig.matches(sig.ONE_OFF_TIME, own):
             drop = "third_party_one_off"
         kind = KIND_OF_CATEGORY[category]

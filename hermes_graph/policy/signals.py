@@ -68,7 +68,8 @@ IDENTITY = _rx(
     r"\b(my|our|have|got|adopted)\b[^.]{0,40}\b(named|called) (?-i:[A-Z])", r"我们(的)?[^，。,.?？]{0,20}(全是|都是|全用|都用)",
     r"(打算|准备|计划|正在|在)(考|备考|报考)\S{1,8}", r"^我(现在|目前|人)?在[\u4e00-\u9fff]{2,5}$",
     r"^I'?m (now |currently )?(based )?in (?-i:[A-Z])[\w ]{1,30}$", r"我\S{0,3}是\S{1,6}(党|控|粉|迷)", r"我这(个)?人",
-    r"我(平时|日常|一般|主要|现在|工作)\S{0,4}(用|使用)", r"我在\S{1,10}(做|当|担任)[^，。,.]{0,8}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师)",
+    r"我(平时|日常|一般|主要|现在|工作)\S{0,4}(用|使用)", r"^我(是)?(开|跑|做|干)\S{1,6}的$|^我(是)?(男|女)的$",
+    r"^我家(住|在|是|那|老|新)?\S{0,6}(小区|楼|房子|公寓|别墅|平房)", r"我在\S{1,10}(做|当|担任)[^，。,.]{0,8}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师)",
     r"^(平时|目前|现在)?在\S{1,10}(做|当)[^，。,.]{0,8}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师)", r"我在\S{1,10}(教|读|念)", r"在\S{1,8}(跑|开)(外卖|滴滴|出租|网约车|快递|货车)",
     r"\bI work (from home|remotely)\b", r"\bI work (from home |remotely |full-time |part-time )?(at|as|for|in)\b",
     r"^(training for|preparing for|studying for|learning|working on|building|setting up|"
@@ -148,7 +149,7 @@ PREFERENCE = _rx(
     r"都选|只坐|只用|只买|只喝|只吃|\balways (pick|choose|book|fly|take)\b|\bonly (fly|use|buy|drink|eat)\b",
 )
 CONSTRAINT = _rx(
-    r"过敏", r"(不|不能|没法)(吃|喝|碰)", r"忌口", r"预算", r"素食", r"吃素", r"怀孕", r"糖尿病", r"高血压",
+    r"过敏", r"(不|不能|没法)(吃|喝|碰)", r"^(我|我们)\S{0,6}必须", r"忌口", r"预算", r"素食", r"吃素", r"怀孕", r"糖尿病", r"高血压",
     r"(膝盖|腰|颈椎|脚踝|跟腱)\S{0,4}(疼|痛|不好|伤)", r"晕车", r"恐高",
     r"\ballerg", r"\bI (don'?t|can'?t|never) (eat|drink)\b", r"\bvegetarian\b", r"\bvegan\b",
     r"\bbudget\b", r"\bgluten\b", r"\blactose\b", r"\bsore\b", r"\binjur",
@@ -220,7 +221,7 @@ STANDING_RULE = _rx(
     r"\b(always|never|from now on|whenever|every time|please|don'?t|do not|going forward|"
     r"stop using|in (the )?future)\b", r"\b(when|whenever|if) you (write|draft|reply|answer|explain|"
     r"suggest|recommend|send|make)\b",
-    r"都用|一直用",
+    r"都用|一直用|(就行|就好|即可)(了|啦|哈)?$",
     r"的话|的时候",
     r"\bwhen you (tell|give|recommend|suggest) me\b",
 )
@@ -302,7 +303,7 @@ SMALLTALK = _rx(
 )
 REQUEST = _rx(
     r"^(帮我|帮忙|请帮|麻烦|给我|替我|能不能|能否|可以|你说|你觉得|推荐|讲个|讲一个|再讲|说说|算一?下|查一?下|翻译)",
-    r"(怎么|咋|如何|什么|啥|哪|几点|多少|吗|呢|吧|(啥|什么)意思)[？?。！!]?$", r"[？?]$",
+    r"(怎么|咋|如何|什么|啥|哪|几点|多少|吗|呢|吧|(啥|什么)意思)[？?。！!]?$", r"[？?]$", r"(就行|就好|即可)(了|啦|哈)?$",
     r"有什么|有没有|有啥|能不能|可不可以|是不是|怎么办|咋办|怎么样|行不行",
     r"\b(any (tips|ideas|suggestions|advice)|what should I|how (do|can|should) I)\b",
     r"^(can|could|would|will) you\b", r"^(please )?(help|tell|show|give|find|recommend|suggest|"
