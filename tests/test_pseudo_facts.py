@@ -86,6 +86,12 @@ def test_a_request_for_one_answer_is_no_rule(text: str) -> None:
     ("Quick translation to Spanish please: Congratulations on the new job!", []),
     ("这句英文啥意思：Sorry, I'm ten minutes late.", []),
     ("太长不看，帮我缩一下：\n白沙镇一块废弃停车场被改造成社区菜园。", []),
+    ("Can you give me the gist of this?\n\nThe council voted. Supporters said the lanes would "
+     "cut injuries.\n\nAlso I'm vegan btw", ["I'm vegan btw"]),
+    ("这段讲了啥？\n菜地免费认领，但每月要参与两次公共维护。", []),
+    ("给你说下我情况哈：\n右手腱鞘炎，刻久了手腕疼", ["右手腱鞘炎，刻久了手腕疼"]),
+    ("why does this 401?\n```\nBASE_URL=https://example.org\n```\nwe deploy on Fly.io btw",
+     ["we deploy on Fly.io btw"]),
 ])
 def test_material_handed_over_is_not_about_the_user(text: str, left: list[str]) -> None:
     assert kept(text) == left
@@ -95,3 +101,10 @@ def test_a_task_instruction_is_no_standing_rule() -> None:
     assert kept("Need a quick email to the council asking for a receipt. Keep it polite but "
                 "firm.") == []
     assert kept("帮忙写个给物业的微信，要张发票报销简短一点就行。") == []
+
+
+def test_a_glad_exclamation_beside_a_mild_sigh_is_no_outburst() -> None:
+    text = "搬到 London 了！relocation 终于搞完。现在跟国内开会要算时差了 ugh。"
+    turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
+    found = [c for c in RuleExtractor().extract([turn], now=AT) if "London" in c.content]
+    assert found and found[0].source == "explicit"

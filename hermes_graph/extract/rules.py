@@ -114,10 +114,12 @@ class RuleExtractor:
         turn = turns[-1]
         candidates: list[Candidate] = []
         sentences = split_sentences(without_material(turn.content))  # not "summarise this: …"
-        heated = any(sig.matches(sig.EMOTIONAL, s) for s in sentences)
-        # "气死我了！！！老子明天就辞职，这破公司…": after an outburst, an angry sentence is
-        # part of the rant even without its own "!"
         shouted = any(s.rstrip().endswith(("!", "！")) for s in sentences)
+        # "气死我了！！！老子明天就辞职，这破公司…": after an outburst, an angry sentence is
+        # part of the rant even without its own "!"; a glad "搬到 London 了！" beside a
+        # mild "ugh。" is none
+        heated = any(sig.matches(sig.EMOTIONAL, s) and s.rstrip().endswith(("!", "！"))
+                     for s in sentences)
         previous: list[Candidate] = []
         mention: str | None = None  # the last clause naming someone, for "he"/"她" after it
         asked = False

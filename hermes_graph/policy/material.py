@@ -22,9 +22,24 @@ TASK_FRAME = re.compile(
 CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 
 
+POINTS_AHEAD = re.compile(
+    r"\b(this|these|the following|below|this text|this article|this email|this paragraph)\b|"
+    r"这段|这篇|这封|这条|以下|下面|如下", re.IGNORECASE)
+"""A first line that points at text coming after it ("Can you give me the gist of this?",
+"这段讲了啥？"), unlike a line that introduces the user ("给你说下我情况哈：")."""
+_PARAGRAPH_END = re.compile(r"\n\s*\n")
+
+
 def without_material(text: str) -> str:
-    """The message without the material it hands over (code blocks, and everything
-    after a task frame such as "summarise this:")."""
+    """The message without the material it hands over: code blocks, everything after a
+    task frame ("summarise this:"), and the paragraph after a first line that points at
+    it ("Can you give me the gist of this?\n\n<article>")."""
+    first, newline, rest = text.strip().partition("\n")
+    rest = rest.lstrip()
+    if newline and rest and not rest.startswith("```") and POINTS_AHEAD.search(first):
+        # the paragraph after it is the material; a later paragraph is the user again
+        parts = _PARAGRAPH_END.split(rest, maxsplit=1)
+        text = f"{first}\n{parts[1]}" if len(parts) > 1 else first
     text = CODE_BLOCK.sub(" ", text)
     found = TASK_FRAME.search(simplified(text))
     return text if found is None else text[:found.start()].rstrip()
