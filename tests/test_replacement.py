@@ -107,3 +107,12 @@ def test_forget_requests_in_more_words(store: MemoryStore, clock: FakeClock, fir
     now = contents(store, "u")
     assert not any(gone in c for c in now)
     assert left is None or any(left in c for c in now)
+
+
+def test_a_new_car_named_after_the_old_one_fills_the_car_slot(store: MemoryStore,
+                                                              clock: FakeClock) -> None:
+    say(store, "u", "s1", "我那台卡罗拉开了六年了，最近踩刹车有点吱吱响", clock())
+    clock.advance(days=90)
+    say(store, "u", "s2", "家里要添二胎了，轿车实在太挤，上周换成了理想L6，增程的。", clock())
+    now = contents(store, "u")
+    assert not any("卡罗拉" in c for c in now) and any("理想L6" in c for c in now)

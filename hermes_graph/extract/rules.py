@@ -29,6 +29,7 @@ from hermes_graph.policy.material import without_material
 from hermes_graph.policy.normalize import distinctive_terms, has_han
 from hermes_graph.policy.replacement import replacement_in
 from hermes_graph.policy.slots import slot_of
+from hermes_graph.policy.topics import concepts_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 
 DEFAULT_IMPORTANCE: dict[Category, int] = {
@@ -60,6 +61,8 @@ LASTING_RULE = re.compile(r"以后|今后|往后|每次|一律|永远|始终|\ba
                           r"\bevery time\b|\bwhenever\b|\bgoing forward\b|\bin (the )?future\b",
                           re.IGNORECASE)
 """A rule said with "today" is for today, unless it says it lasts."""
+CONCEPT_SLOTS: dict[str, str] = {"car": "car"}
+"""A clause naming the thing ("轿车实在太挤") tells which slot the next new value fills."""
 TASK_DETAIL_SLOTS = frozenset({"verbosity", "language"})
 """After a request in the same sentence, how long or in which language is that task's
 detail ("帮忙写个给物业的微信…简短一点就行"), not a standing value."""
@@ -279,7 +282,10 @@ class RuleExtractor:
                 else:
                     prefix = [context] if context and (_bare(clause) or (
                         category == "rule" and RULE_CONDITION.search(context))) else []
-                    groups.append(_Group(category, [clause], subject, prefix=prefix))
+                    # "轿车实在太挤，上周换成了理想L6": the new value fills the slot named before it
+                    named = slot_of(context) or CONCEPT_SLOTS.get(next(iter(concepts_of(
+                        context)), "")) if new_value and context and slot is None else None
+                    groups.append(_Group(category, [clause], subject, slot=named, prefix=prefix))
                 lead = context = None
             elif category is None and subject == "other" and not sig.matches(sig.REQUEST, said):
                 lead = clause  # never context of the user's memory before it

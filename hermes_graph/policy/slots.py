@@ -60,7 +60,7 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"\b(base |starting |hourly |day )?(package|rate|price|fee)s? (is|are|starts? at)\b|收费|报价是|价格是",
         re.IGNORECASE),
     "car": re.compile(
-        r"我(的)?(那|这)?(台|辆)\S{0,8}(车|开了)|我开的|提了(辆|台)|换了(辆|台)|买了(辆|台)|旧车|\bmy car\b|"
+        r"我(的)?(那|这)?(台|辆)\S{0,8}(车|开了)|我开的|(提|换|买)了(一)?(辆|台)|旧车|\bmy car\b|"
         r"\bI drive an?\b|\bmy new car\b", re.IGNORECASE),
     "budget": re.compile(r"预算|\bbudget\b", re.IGNORECASE),
     "commute": re.compile(
