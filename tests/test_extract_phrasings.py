@@ -224,7 +224,8 @@ def test_indirect_updates_name_their_slot(text: str, slot: str) -> None:
 def test_a_tool_question_is_no_rule_and_a_slot_never_spans_clauses() -> None:
     assert kept("“一帆风顺”用英文怎么说？") == []
     [candidate] = kept("准备考研，目标中山大学新闻传播，数学不用考，英语有点拉胯")
-    assert candidate.slot is None and "计算" not in candidate.content
+    # the exam the first clause names is its slot; no other clause's words make one
+    assert candidate.slot == "exam" and "计算" not in candidate.content
     assert "目标浙大计算机" in kept("我在准备考研，目标浙大计算机，所以特别想考过去。")[0].content
 
 

@@ -116,3 +116,19 @@ def test_a_new_car_named_after_the_old_one_fills_the_car_slot(store: MemoryStore
     say(store, "u", "s2", "家里要添二胎了，轿车实在太挤，上周换成了理想L6，增程的。", clock())
     now = contents(store, "u")
     assert not any("卡罗拉" in c for c in now) and any("理想L6" in c for c in now)
+
+
+@pytest.mark.parametrize(("first", "then", "gone", "now_"), [
+    ("I work as a barista at a little café in Newtown, mostly 6am starts.",
+     "Life update: I left the café and started as a junior paralegal at a property law firm.",
+     "barista", "paralegal"),
+    ("我在准备雅思，目标总分7，打算明年申英国的硕士。",
+     "计划有变，我改申美国了，考试换成托福，目标100。", "雅思", "托福"),
+])
+def test_a_new_job_or_exam_replaces_the_old_one(store: MemoryStore, clock: FakeClock, first: str,
+                                                then: str, gone: str, now_: str) -> None:
+    say(store, "u", "s1", first, clock())
+    clock.advance(days=60)
+    say(store, "u", "s2", then, clock())
+    now = contents(store, "u")
+    assert not any(gone in c for c in now) and any(now_ in c for c in now)

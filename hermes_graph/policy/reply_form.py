@@ -32,6 +32,7 @@ REPLY_FORM = rx(
     r"(说|讲|回答|点评)\S{0,3}(直接|直白|狠|犀利|毒舌)(一)?点|(别|不要|不用)(客套|绕弯|铺垫|废话|夸我|安慰我|说教)",
     r"(直接)?(指出|说)(问题|缺点|哪里不行|哪里不好)",
     r"(先|开头|一上来就)(说|给|讲|写)(结论|答案|重点)",
+    r"\b(the )?code only\b|\bjust the code\b|\bno explanations?( unless)?\b", r"的时候\s?(always|一律|都要|记得)|\balways\s?(加|用|写|带)",
 )
 """Asked of the assistant, about the form of its answers: answer first, be blunt, no
 preamble, British spelling, numbered lists, window seats first."""

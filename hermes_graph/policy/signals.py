@@ -64,10 +64,10 @@ IDENTITY = _rx(
     r"\b(my|our) (daughter|son|wife|husband|partner|kid|child|dog|cat)('s name is| is called| is named|"
     r"\s+(?-i:[A-Z])[a-z]+)",
     r"\bas an? [\w-]+( [\w-]+)?,? I\b", r"作为一(个|名)\S{1,8}", r"\bleft-?handed\b|\blefty\b|左撇子",
-    r"我家(那|这)?(只|条|个|位)?\S{0,4}(叫|名叫)", r"(猫|狗|柯基|金毛|泰迪|柴犬|边牧|哈士奇)\S{0,3}(叫|名叫)",
+    r"我家(那|这)?(只|条|个|位)?\S{0,4}(叫|名叫)|我家\S{0,3}(新来了|来了|养了|有)(一)?(只|条)", r"(猫|狗|柯基|金毛|泰迪|柴犬|边牧|哈士奇)\S{0,3}(叫|名叫)",
     r"\b(my|our|have|got|adopted)\b[^.]{0,40}\b(named|called) (?-i:[A-Z])", r"我们(的)?[^，。,.?？]{0,20}(全是|都是|全用|都用)",
     r"(打算|准备|计划|正在|在)(考|备考|报考)\S{1,8}", r"^我(现在|目前|人)?在[\u4e00-\u9fff]{2,5}$",
-    r"^I'?m (now |currently )?(based )?in (?-i:[A-Z])[\w ]{1,30}$", r"我\S{0,3}是\S{1,6}(党|控|粉|迷)", r"我这(个)?人",
+    r"^(I'?m|we'?re) (now |currently )?(based )?in (?-i:[A-Z])[\w ,]{1,30}$", r"我\S{0,3}是\S{1,6}(党|控|粉|迷)", r"我这(个)?人",
     r"我(平时|日常|一般|主要|现在|工作)\S{0,4}(用|使用)", r"^我(是)?(开|跑|做|干)\S{1,6}的$|^我(是)?(男|女)的$",
     r"^我家(住|在|是|那|老|新)?\S{0,6}(小区|楼|房子|公寓|别墅|平房)", r"我在\S{1,10}(做|当|担任)[^，。,.]{0,8}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师)",
     r"^(平时|目前|现在)?在\S{1,10}(做|当)[^，。,.]{0,8}(经理|工程师|设计师?|运营|产品|开发|销售|老师|医生|护士|律师|会计|分析师?|研究员?|编辑|记者|主管|总监|实习生?|前端|后端|算法|测试|文案|平面设计|客服|司机|厨师)", r"我在\S{1,10}(教|读|念)", r"在\S{1,8}(跑|开)(外卖|滴滴|出租|网约车|快递|货车)",
@@ -133,7 +133,7 @@ IDENTITY = _rx(
 PREFERENCE = _rx(
     r"我(很|最|特别|比较|更)?(喜欢|爱|偏好|习惯|倾向|讨厌|不喜欢|受不了)", r"我\S{0,8}(一般|通常|平时|总是|经常|习惯|每次都)",
     r"我是个?\S{0,4}(迷|爱好者|发烧友)",
-    r"\bI (really )?(like|love|prefer|enjoy|hate|dislike|can't stand)\b", r"\bI usually\b",
+    r"\bI (really )?(like|love|prefer|enjoy|hate|dislike|can't stand)\b", r"\bI usually\b", r"^(always|never) [\w -]{1,30} for me\b",
     r"\bI'?m an? (keen|big|huge|avid)\b", r"\bmy fav(ou)?rite\b", r"\bI always\b",
     r"^(平时|一般|通常|也|还|最|特别|很)?(喜欢|爱|讨厌|偏好|习惯)",  # implicit 我 after a comma
     r"离不开", r"我\S{0,4}(每天|每周|每晚|每早)", r"\bI'?m (obsessed with|really into|into|a fan of)\b",
@@ -271,7 +271,7 @@ NEGATION = _rx(
     r"\bturns out I'?m not\b|\bI'?m not\b.{0,30}\bafter all\b|\bnot \w+ (after all|anymore)\b|原来(我)?(不|没)|其实(我)?不是|卖了|\bsold (my|the|our)\b",
     r"辞了|不干了",
     r"(已经)?(养好了|好了|痊愈|康复了)|\b(recovered|healed|all clear)\b|可以正常吃",
-    r"离开了",
+    r"离开了", r"\bleft the (café|cafe|firm|school|hospital|company|agency|restaurant|shop|bank|practice|office|lab|startup|studio|clinic)\b",
 )
 RESTATEMENT = _rx(
     r"^(remember|again|as I said|like I said|once more|reminder)\b", r"^(再说一次|再说一遍|再强调一下|还是那句话|我说过)",

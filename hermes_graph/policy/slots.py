@@ -63,6 +63,10 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"我(的)?(那|这)?(台|辆)\S{0,8}(车|开了)|我开的|(提|换|买)了(一)?(辆|台)|旧车|\bmy car\b|"
         r"\bI drive an?\b|\bmy new car\b", re.IGNORECASE),
     "budget": re.compile(r"预算|\bbudget\b", re.IGNORECASE),
+    "exam": re.compile(
+        r"(备考|准备|在考|要考|报了|报名|改考|换成|考)\S{0,4}(雅思|托福|GRE|GMAT|IELTS|TOEFL|LSAT|MCAT|CPA|注会|考研|考公|法考|教资)|"
+        r"考试换成|\b(studying|preparing|prepping|registered|signed up) for (the )?(IELTS|TOEFL|GRE|GMAT|LSAT|MCAT|CPA|bar exam)\b",
+        re.IGNORECASE),
     "commute": re.compile(
         r"通勤|(坐|骑|开车|挤|走路|步行|打车)\S{0,8}(上班|上学)|上班\S{0,2}(坐|骑|开车|挤)|\bcommute\b|"
         r"\b(drive|bike|cycle|walk|ride|take the (train|bus|tube|subway|metro)) to work\b",
@@ -93,7 +97,7 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"lover|member|owner|user|believer|learner|speaker|drinker|eater|sleeper|smoker|player|golfer|"
         r"cyclist|vegetarian|pescatarian|keeper|hiker|baker|fan|walker|traveller|traveler)\b)"
         r"\w*(er|or|ist|ian|ant)\b|\bmy job\b|"
-        r"\bwhat I do for a living\b", re.IGNORECASE),
+        r"\bwhat I do for a living\b|\bstarted (as|work as) an? \w+|\bI work as an? \w+", re.IGNORECASE),
 }
 
 
