@@ -176,6 +176,13 @@ def test_everyday_statements_of_who_and_where(text: str, subject: str, slot: str
     assert (found.subject, found.slot) == (subject, slot)
 
 
+@pytest.mark.parametrize("text", ["阿凯周三离职，贺卡上写点啥？", "小王下周离职"])
+def test_a_named_colleague_leaving_is_no_change_of_the_users_job(text: str) -> None:
+    turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
+    assert all(c.subject != "user" or c.slot is None for c in RuleExtractor().extract(
+        [turn], now=AT))
+
+
 def test_my_buddys_news_is_never_the_users() -> None:
     turn = Turn(role="user", content="My buddy Raj just got laid off from Intel after 11 years. "
                 "For context I run a one-person letterpress shop in Asheville.",

@@ -31,6 +31,9 @@ THIRD_PARTY = _rx(
     r"组长|经理|主管|总监|导师|队友|合伙人|房东|室友|部长|班主任)", r"我(弟|哥|姐|妹)(?!们)", r"^(同事|朋友|闺蜜|室友|邻居|客户|同学)(?!\S{0,3}(把我|让我|给我|叫我))",
     r"我们?(的)?(部门|组|公司|团队|班|科室|单位)\S{0,2}(的)?(老|小)[\u4e00-\u9fff]",
     r"^(老|小)[张王李赵刘陈杨黄周吴徐孙马胡朱郭何林高罗郑梁谢宋唐许韩冯邓曹彭曾肖田董潘袁蔡蒋余杜叶程魏苏吕丁沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江薛段雷侯史陶贺顾毛郝龚邵钱严武戴孔汤]",
+    # a name, then when, then a life change: "阿凯周三离职", "萌萌这周五离职" is someone else's
+    r"^(?!我|咱|今|明|昨|下|上|这|那|每|后|前|本|周|月|年|星期|礼拜)[\u4e00-\u9fff]{2,3}(这|下|上)?"
+    r"(周|星期|礼拜|个月|月)[一二三四五六日天末\d]?(就|要|会|才|正式)?(离职|辞职|入职|跳槽|退休|搬家|搬走|结婚|生了)",
     r"^(he|she|they)\b", r"\b(my|our) ((best|old|close|new|former|younger|older|little|big|elder) )?"
     r"(friend|roommate|flatmate|housemate|colleague|coworker|co-worker|teammate|team lead|"
     r"tech lead|supervisor|mentor|boss|manager|"
