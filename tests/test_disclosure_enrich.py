@@ -57,7 +57,14 @@ def test_a_new_way_to_work_replaces_the_old_commute(store: MemoryStore, clock: F
 
 
 @pytest.mark.parametrize("clause", [
-    "I finished the remake last week", "im wired", "I'm on the bus", "I think so",
+    "I do 3 or 4 nights in a row at Jimmy's", "i get paid on the 15th", "therapy is tuesdays at 6",
+])
+def test_a_weekly_fixture_or_a_shift_pattern_is_a_self_disclosure(clause: str) -> None:
+    assert self_disclosure(clause)
+
+
+@pytest.mark.parametrize("clause", [
+    "I do think so", "I finished the remake last week", "im wired", "I'm on the bus", "I think so",
     "I need a recipe for tonight", "I don't know what to tell her", "I'm melting in here",
     "Do I need a visa?", "I'm so tired", "I went to Rome",
 ])

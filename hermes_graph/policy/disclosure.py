@@ -90,10 +90,22 @@ def self_disclosure_zh(clause: str) -> bool:
     return bool(_ZH_HABIT.search(text) or _ZH_ONGOING.search(text) or _ZH_STATE.search(text))
 
 
+_SCHEDULE = re.compile(
+    r"^[\w' -]{2,30}\b(is|are) (on )?(mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|"
+    r"sundays|weekends|weekday mornings|weekday evenings)\b", re.IGNORECASE)
+"""A weekly fixture: "therapy is tuesdays at 6", "five-a-side is wednesdays"."""
+_HABIT_AFTER_DO = re.compile(
+    r"^do (\d|nights|days|shifts|mornings|evenings|weekends|earlies|lates|yoga|pilates|crossfit|"
+    r"karate|judo|boxing|ballet|parkrun)", re.IGNORECASE)
+"""What one does as a habit ("I do nights"), unlike "I do think so"."""
+
+
 def self_disclosure(clause: str) -> bool:
     """Is this English clause a first-person statement of a lasting habit or state?"""
     if clause.rstrip().endswith("?"):
         return False
+    if _SCHEDULE.match(clause.strip()):
+        return True
     found = _FIRST_PERSON.match(clause.strip())
     if found is None:
         return False
@@ -117,5 +129,7 @@ def self_disclosure(clause: str) -> bool:
     if form != "i":  # don't / can't / never / no longer + a verb
         return word not in ("know", "think", "understand", "get", "see", "remember", "care",
                             "mind", "want", "need", "wanna", "mean", "like", "have", "feel")
+    if _HABIT_AFTER_DO.match(rest) or rest.lower().startswith("get paid"):
+        return True  # "I do 3 or 4 nights in a row", "I get paid on the 15th"
     return (word not in _NOT_LASTING_VERBS and word not in _IRREGULAR_PAST
             and not _PAST.search(word) and word.isalpha())

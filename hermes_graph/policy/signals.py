@@ -80,7 +80,7 @@ IDENTITY = _rx(
     r"days?|weeks?|months?|seconds?|tabs?|choices?)\b)",
     r"^(主要|平时|一般|经常)(是|用来|拿来|在)?(剪|拍|写|画|练)",
     r"\bI (mainly |mostly |primarily |usually )?(write|code|program) (in )?(?-i:[A-Z])",
-    rf"\bmy (\w+ )?({DOG_BREEDS}|{CAT_BREEDS}|dog|cat|puppy|kitten),? (?-i:[A-Z])[a-z]+\b",
+    rf"\b(my|our) (\w+ )?({DOG_BREEDS}|{CAT_BREEDS}|dog|cat|puppy|kitten|cockapoo|cavapoo|labradoodle),? (?-i:[A-Z])[a-z]+\b",
     r"\b(anniversary|birthday)\b.{0,12}\b(is|on|falls on)\b", r"(生日|纪念日)\S{0,4}(是|在)",
     r"我(白天|晚上|平时|工作日|周末)\S{0,3}(不在家|在家|上班|上课)",
     r"\b(sister|brother|friend|roommate|flatmate|colleague|coworker|teammate|boss|manager|neighbou?r|cousin|mom|mum|dad|mother|father|wife|husband|partner|son|daughter|boyfriend|girlfriend|aunt|uncle|grandma|grandpa)('s| is| was) (an?|the) ", r"(姐姐|妹妹|哥哥|弟弟|朋友|同事|室友|闺蜜|哥们|老公|老婆|女儿|儿子|爸|妈|男朋友|女朋友|对象|领导|老板)\S{0,4}(是(个|一名|一个)|在\S{1,10}(工作|上班|读书|上学))",

@@ -25,7 +25,7 @@ SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
         r"\b(I'?m|we'?re) (now )?(in|based in|living in) (?-i:[A-Z])[\w ]{0,20}\bnow\b|"
         r"\b(I|we|family) (still |now |currently )?lives? (in|at|on|near)\b|\bliving in\b|"
         r"\bbased in\b|"
-        r"\b(I|we|I'?ve|we'?ve|have|just|recently|finally|family|and) (just |recently |finally |have )?moved (back |up |down |over |out )?to\b|\b(relocated|relocating|moving) (me |us )?to\b|\bwhere I live\b|"
+        r"(\b(I|we|I'?ve|we'?ve|have|just|recently|finally|family|and) (just |recently |finally |have )?|^)moved (back |up |down |over |out )?to\b|\b(relocated|relocating|moving) (me |us )?to\b|\bwhere I live\b|"
         r"\bmy (location|(home |postal |street )?address|home town|hometown)\b",
         re.IGNORECASE),
     "employer": re.compile(
