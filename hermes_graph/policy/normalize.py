@@ -39,7 +39,7 @@ ENGLISH_STOPWORDS = frozenset([
     "i'm", "if", "in", "into", "is", "it", "its", "just", "me", "my", "no", "not", "of", "on",
     "or", "our", "she", "so", "than", "that", "the", "their", "them", "then", "there", "these",
     "they", "this", "to", "up", "us", "was", "we", "were", "what", "when", "where", "which",
-    "who", "why", "will", "with", "would", "you", "your", "yours", "about", "any", "some",
+    "who", "why", "will", "with", "would", "you", "your", "yours", "about", "any", "some", "here",
 ])
 
 
