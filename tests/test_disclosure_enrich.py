@@ -190,6 +190,14 @@ def test_a_named_colleague_leaving_is_no_change_of_the_users_job(text: str) -> N
         [turn], now=AT))
 
 
+@pytest.mark.parametrize("text", ["今天我奶奶走了，九十一岁，从小是她把我带大的",
+                                  "our cat Marmalade died last week. he was 16.",
+                                  "下个月去关西，大阪+京都，一共5天"])
+def test_a_loss_or_a_trip_next_month_is_kept_however_near(text: str) -> None:
+    turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
+    assert [c for c in RuleExtractor().extract([turn], now=AT) if c.drop_reason is None]
+
+
 def test_my_buddys_news_is_never_the_users() -> None:
     turn = Turn(role="user", content="My buddy Raj just got laid off from Intel after 11 years. "
                 "For context I run a one-person letterpress shop in Asheville.",

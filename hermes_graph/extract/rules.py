@@ -24,7 +24,7 @@ from hermes_graph.policy import privacy, subjects
 from hermes_graph.policy import pseudo_facts as pf
 from hermes_graph.policy import signals as sig
 from hermes_graph.policy.dates import with_absolute_dates
-from hermes_graph.policy.disclosure import self_disclosure, self_disclosure_zh
+from hermes_graph.policy.disclosure import LIFE_EVENT, self_disclosure, self_disclosure_zh
 from hermes_graph.policy.material import without_material
 from hermes_graph.policy.normalize import distinctive_terms, has_han
 from hermes_graph.policy.replacement import replacement_in
@@ -63,6 +63,8 @@ LASTING_RULE = re.compile(r"以后|今后|往后|每次|一律|永远|始终|\ba
 """A rule said with "today" is for today, unless it says it lasts."""
 CONCEPT_SLOTS: dict[str, str] = {"car": "car"}
 """A clause naming the thing ("轿车实在太挤") tells which slot the next new value fills."""
+MONTH_AHEAD = re.compile(r"下个月|下下个月|月底|\bnext month\b|\bend of the month\b", re.IGNORECASE)
+"""A trip next month is planned, not a one-off like a trip tomorrow ("下个月去关西")."""
 TASK_DETAIL_SLOTS = frozenset({"verbosity", "language"})
 """After a request in the same sentence, how long or in which language is that task's
 detail ("帮忙写个给物业的微信…简短一点就行"), not a standing value."""
@@ -257,6 +259,8 @@ class RuleExtractor:
                     and not (requested and slot in TASK_DETAIL_SLOTS):
                 # "我跳槽了", "we ended up in Lyon": names a single-valued slot
                 category = SLOT_CATEGORY.get(slot, "fact")
+            if category is None and LIFE_EVENT.search(clause):
+                category = "event"  # "今天我奶奶走了": a loss, not a passing remark
             if category is None and (self_disclosure(said) if not has_han(said) else (
                     self_disclosure_zh(said) and not (groups and groups[-1].clauses))) and not (
                     sig.matches(sig.REQUEST, said) or sig.matches(sig.EMOTIONAL, clause)):
@@ -362,12 +366,14 @@ class RuleExtractor:
         elif sig.matches(sig.ONE_OFF_TIME, own) and (category not in ("rule", "constraint")
                                                      or sig.matches(sig.TEMPORARY_CONDITION, own)) \
                 and not sig.matches(sig.DECISION, own) and slot is None and not remember \
-                and not replaces:
+                and not replaces and not LIFE_EVENT.search(own) \
+                and not (sig.matches(sig.TRIP, own) and MONTH_AHEAD.search(own)):
             drop = "one_off_time_bound"  # "下个月入职腾讯" fills a slot: a durable change, dated
         elif category == "rule" and sig.matches(sig.ONE_OFF_TIME, own) \
                 and not LASTING_RULE.search(own):
             drop = "one_off_rule"  # "今天回答都短点，我在地铁上": today's answers only
-        elif subject == "third_party" and sig.matches(sig.ONE_OFF_TIME, own):
+        elif subject == "third_party" and sig.matches(sig.ONE_OFF_TIME, own) \
+                and not LIFE_EVENT.search(own):
             drop = "third_party_one_off"
         kind = KIND_OF_CATEGORY[category]
         return Candidate(

@@ -81,6 +81,16 @@ _ZH_NOT_MINE = re.compile(r"^(你|他|她|它|他们|她们|大家|别人)|[？?
 """Someone else's habit, or a question ("晚上喝咖啡会不会睡不着")."""
 
 
+LIFE_EVENT = re.compile(
+    r"(奶奶|爷爷|外婆|外公|姥姥|姥爷|爸爸|妈妈|父亲|母亲|我爸|我妈|老公|老婆|猫|狗)\S{0,3}(去世|过世|走了|没了)|"
+    r"\b(my|our) (\w+ ){0,2}(mum|mom|dad|father|mother|grandma|grandpa|gran|nan|granny|husband|"
+    r"wife|cat|dog|brother|sister)( \w+)? (died|passed away|passed)\b|"
+    r"\b(\w+ )?died (last|this|on|in)\b",
+    re.IGNORECASE)
+"""A loss that colours every later conversation ("今天我奶奶走了", "our cat Marmalade died
+last week"): kept with its date however recent it is."""
+
+
 def self_disclosure_zh(clause: str) -> bool:
     """Is this Chinese clause the user saying how their life runs? Chinese marks a habit
     or an ongoing pursuit with adverbs (每天, 一直, 平时) and 在 + verb, not tense."""

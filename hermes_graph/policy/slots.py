@@ -20,7 +20,7 @@ FRONTENDS = r"React|Vue|Angular|Svelte|Next\.js|Nuxt|SolidJS"
 SLOT_PATTERNS: Mapping[str, re.Pattern[str]] = {
     "residence": re.compile(
         r"住在|家在|我家住|人在[\u4e00-\u9fff]{2,4}$|(^|我|家)住(?!院|宿|手|[一二三四五六七八九十\d]+(楼|层))|搬到|搬去|搬回|搬来|"
-        r"(全家|我们|我)\S{0,3}搬(家)?[\u4e00-\u9fff]{2,4}(了|啦)|\bnow that (I'?m|we'?re) (in|living in|based in) (?-i:[A-Z])|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|租在|租了房|房子\S{0,3}租|"
+        r"(全家|我们|我)\S{0,3}搬(家)?[\u4e00-\u9fff]{2,4}(了|啦)|\bnow that (I'?m|we'?re) (in|living in|based in) (?-i:[A-Z])|住址|地址|住哪|老家在|在\S{1,10}住|住了\S{1,4}年|租在|租了房|房子\S{0,3}租|在\S{1,10}租房|"
         r"\bended up (in|moving to|living in) (?-i:[A-Z])|"
         r"\b(I'?m|we'?re) (now )?(in|based in|living in) (?-i:[A-Z])[\w ]{0,20}\bnow\b|"
         r"\b(I|we|family) (still |now |currently )?lives? (in|at|on|near)\b|\bliving in\b|"
