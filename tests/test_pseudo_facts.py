@@ -108,3 +108,12 @@ def test_a_glad_exclamation_beside_a_mild_sigh_is_no_outburst() -> None:
     turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
     found = [c for c in RuleExtractor().extract([turn], now=AT) if "London" in c.content]
     assert found and found[0].source == "explicit"
+
+
+@pytest.mark.parametrize(("text", "goal"), [
+    ("Signed up for the Manchester Marathon, 19 April 2026. Goal is sub-4.", "sub-4"),
+    ("报了12月的广州马拉松全马！第一次跑全马，目标5小时内完赛", "5小时"),
+    ("Budget is £18k all in, and I mean ALL in, appliances included.", "18k"),
+])
+def test_a_goal_or_an_emphasis_is_kept(text: str, goal: str) -> None:
+    assert any(goal in c for c in kept(text))

@@ -241,6 +241,8 @@ class RuleExtractor:
                 lead = context = None
                 continue
             category = sig.category_of(clause)
+            if category == "fact" and groups and groups[-1].clauses:
+                category = None  # a goal right after a statement elaborates it ("…，目标浙大")
             new_value = False
             if category is None and change and (
                     sig.matches(sig.NEGATION, clause)

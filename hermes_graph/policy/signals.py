@@ -364,6 +364,10 @@ DISCOURSE_PREFIX = _rx(
     r"remember that|don'?t forget that)(?![A-Za-z])[:：,，.!\s]*",  # "some kind of" keeps its "so"
 )
 
+GOAL = _rx(r"\b(my |the |our )?(goal|aim|target)( time| race| score)? (is|was|'s|=)\b|^(goal|aim|target)[:：]",
+           r"目标(是|：|:)?\S{2,}|(还是|准备|打算|今年|明年)冲\S{2,}|(争取|力争)\S{2,}")
+"""A goal the user works towards ("Goal is sub-4", "目标5小时内完赛", "今年还是冲浙大计算机")."""
+
 CATEGORY_SIGNALS: tuple[tuple[Category, re.Pattern[str]], ...] = (
     ("rule", RULE),
     ("rule", REPLY_FORM),
@@ -372,6 +376,7 @@ CATEGORY_SIGNALS: tuple[tuple[Category, re.Pattern[str]], ...] = (
     ("preference", PREFERENCE),
     ("event", DECISION),
     ("event", TRIP),
+    ("fact", GOAL),
 )
 """Checked in order: the first category whose lexicon matches a clause wins."""
 
@@ -392,5 +397,5 @@ REMEMBER = _rx(r"别忘了|别忘记|不要忘了|记住|记得提醒|\bdon'?t (
                 r"\bremind me\b|提醒我", r"(你|帮我|给我)(先)?(记一下|记下|记着|记好)|^(记一下|备注一下)",
                 r"\b(keep|bear) (that |this )?in mind\b|\bfor the record\b|\bjust so you know\b|\bnote (that|this|down)\b")
 """The user asks us to keep something, dated or not ("别忘了我下周四要交开题报告")."""
-CORRECTION = _rx(r"\bno wait\b|\bscratch that\b|\bI mean\b|\bactually no\b|\bcorrection\b|不对|说错了|更正一下|哦不")
+CORRECTION = _rx(r"\bno wait\b|\bscratch that\b|(?<!\band )\bI mean\b|\bactually no\b|\bcorrection\b|不对|说错了|更正一下|哦不")
 """The user corrects themselves mid-sentence: what came before the marker is void."""
