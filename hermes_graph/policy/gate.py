@@ -194,10 +194,12 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
 
 def holds_replaced(candidate: Candidate, memory: Memory) -> bool:
     """Does ``memory`` hold the value the candidate says it replaces? The rule extractor
-    names the old value's terms (and cuts them from the content); another extractor's
-    content may still say "switched from Notion to Linear"."""
+    names the old value's terms (and cuts them from the content); another extractor that
+    signals a change may still say "switched from Notion to Linear" in its content."""
     if candidate.replaces:
         return bool(set(candidate.replaces) & distinctive_terms(memory.content))
+    if not candidate.change_signal:  # a verbatim turn that quotes a switch changes nothing
+        return False
     replacement = replacement_in(candidate.content)
     return replacement is not None and replacement.replaces(memory.content)
 
