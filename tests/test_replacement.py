@@ -143,6 +143,7 @@ def test_an_identity_said_as_x_here_names_nothing_more() -> None:
 
 def test_a_verbatim_turn_quoting_a_switch_replaces_nothing(store: MemoryStore,
                                                            clock: FakeClock) -> None:
+    from hermes_graph import MemoryConfig
     from hermes_graph.extract import Turn, VerbatimExtractor
     from hermes_graph.writer import write_turns
 
@@ -150,5 +151,5 @@ def test_a_verbatim_turn_quoting_a_switch_replaces_nothing(store: MemoryStore,
                               "Mel said they switched from Notion to Linear last year."]):
         turn = Turn(role="user", content=text, session=f"s{n}", index=0, at=clock())
         write_turns(store, VerbatimExtractor(), scope="u", session=f"s{n}", turns=[turn],
-                    now=clock())
+                    now=clock(), config=MemoryConfig())
     assert len(contents(store, "u")) == 2  # raw mode keeps every turn
