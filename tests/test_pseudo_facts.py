@@ -117,3 +117,16 @@ def test_a_glad_exclamation_beside_a_mild_sigh_is_no_outburst() -> None:
 ])
 def test_a_goal_or_an_emphasis_is_kept(text: str, goal: str) -> None:
     assert any(goal in c for c in kept(text))
+
+
+@pytest.mark.parametrize("text", ["别跟我说这种安慰的话，没用。", "三四行就分一段，我眼神不好",
+                                  "skip the essay, code plus a one-line summary",
+                                  "以后你帮我改译文，改动的地方用【】标出来"])
+def test_more_ways_to_say_how_to_answer(text: str) -> None:
+    turn = Turn(role="user", content=text, session="s1", index=0, at=AT)
+    assert any(c.category == "rule" for c in RuleExtractor().extract([turn], now=AT)
+               if c.drop_reason is None)
+
+
+def test_a_fixed_weekly_habit_is_no_one_off() -> None:
+    assert kept("我们面包店周一固定休息，我一般那天对账订货。")[0] == "我们面包店周一固定休息"

@@ -1,4 +1,5 @@
-"""Sentences and clauses: how the rule extractor cuts a message (pure).
+"""Sentences and clauses: how the rule extractor cuts a message, and the few signals
+that read a clause in the light of its neighbours (pure).
 
 A message is cut into sentences ("Dr. Okafor" stays one) and each sentence into clauses
 at commas, dashes and "and I / but my"; a comma inside brackets or in "$1,200" never
@@ -47,3 +48,17 @@ def bare(clause: str) -> bool:
 def join(clauses: list[str]) -> str:
     glue = "，" if any(has_han(c) for c in clauses) else ", "
     return glue.join(clauses)
+
+
+RULE_CONDITION = re.compile(
+    r"^(如果|假如|当|每当|只要|要是|凡是|if|when|whenever|every time|anytime)", re.IGNORECASE)
+"""A clause naming when a rule applies ("如果我问代码问题，请用英文回答") stays with it."""
+WEAK_CHANGE = re.compile(r"原来|其实|\bactually\b|\bafter all\b|\bturns out\b", re.IGNORECASE)
+"""Words that mark a change only beside a change verb: "原来在口袋里" states no new value.
+"现在" / "now" do state how things stand now ("现在所有 task 都在 Notion 里")."""
+LASTING_RULE = re.compile(r"以后|今后|往后|每次|一律|永远|始终|\balways\b|\bfrom now on\b|"
+                          r"\bevery time\b|\bwhenever\b|\bgoing forward\b|\bin (the )?future\b",
+                          re.IGNORECASE)
+"""A rule said with "today" is for today, unless it says it lasts."""
+MONTH_AHEAD = re.compile(r"下个月|下下个月|月底|\bnext month\b|\bend of the month\b", re.IGNORECASE)
+"""A trip next month is planned, not a one-off like a trip tomorrow ("下个月去关西")."""

@@ -17,14 +17,26 @@ from datetime import datetime
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.extract.base import Turn, source_ref, too_short
+from hermes_graph.extract.clauses import (
+    LASTING_RULE,
+    MONTH_AHEAD,
+    RULE_CONDITION,
+    WEAK_CHANGE,
+    split_clauses,
+    split_sentences,
+)
 from hermes_graph.extract.clauses import bare as _bare
 from hermes_graph.extract.clauses import join as _join
-from hermes_graph.extract.clauses import split_clauses, split_sentences
 from hermes_graph.policy import privacy, subjects
 from hermes_graph.policy import pseudo_facts as pf
 from hermes_graph.policy import signals as sig
 from hermes_graph.policy.dates import with_absolute_dates
-from hermes_graph.policy.disclosure import LIFE_EVENT, self_disclosure, self_disclosure_zh
+from hermes_graph.policy.disclosure import (
+    LIFE_EVENT,
+    ZH_HABIT,
+    self_disclosure,
+    self_disclosure_zh,
+)
 from hermes_graph.policy.material import without_material
 from hermes_graph.policy.normalize import distinctive_terms, has_han
 from hermes_graph.policy.replacement import replacement_in
@@ -51,20 +63,8 @@ WE = re.compile(r"我们|咱们|全家|一家人|\bwe\b|\bour family\b|\bus\b", 
 SLOT_IMPORTANCE_CAP: dict[str, int] = {"budget": 6}
 """A budget said with a request belongs to that purchase: recalled when one comes up, never
 part of the core profile injected into every reply ("帮我挑个键盘，budget 50 SGD 左右")."""
-RULE_CONDITION = re.compile(
-    r"^(如果|假如|当|每当|只要|要是|凡是|if|when|whenever|every time|anytime)", re.IGNORECASE)
-"""A clause naming when a rule applies ("如果我问代码问题，请用英文回答") stays with it."""
-WEAK_CHANGE = re.compile(r"原来|其实|\bactually\b|\bafter all\b|\bturns out\b", re.IGNORECASE)
-"""Words that mark a change only beside a change verb: "原来在口袋里" states no new value.
-"现在" / "now" do state how things stand now ("现在所有 task 都在 Notion 里")."""
-LASTING_RULE = re.compile(r"以后|今后|往后|每次|一律|永远|始终|\balways\b|\bfrom now on\b|"
-                          r"\bevery time\b|\bwhenever\b|\bgoing forward\b|\bin (the )?future\b",
-                          re.IGNORECASE)
-"""A rule said with "today" is for today, unless it says it lasts."""
 CONCEPT_SLOTS: dict[str, str] = {"car": "car"}
 """A clause naming the thing ("轿车实在太挤") tells which slot the next new value fills."""
-MONTH_AHEAD = re.compile(r"下个月|下下个月|月底|\bnext month\b|\bend of the month\b", re.IGNORECASE)
-"""A trip next month is planned, not a one-off like a trip tomorrow ("下个月去关西")."""
 TASK_DETAIL_SLOTS = frozenset({"verbosity", "language"})
 """After a request in the same sentence, how long or in which language is that task's
 detail ("帮忙写个给物业的微信…简短一点就行"), not a standing value."""
@@ -368,7 +368,7 @@ class RuleExtractor:
         elif sig.matches(sig.ONE_OFF_TIME, own) and (category not in ("rule", "constraint")
                                                      or sig.matches(sig.TEMPORARY_CONDITION, own)) \
                 and not sig.matches(sig.DECISION, own) and slot is None and not remember \
-                and not replaces and not LIFE_EVENT.search(own) \
+                and not replaces and not LIFE_EVENT.search(own) and not ZH_HABIT.search(own) \
                 and not (sig.matches(sig.TRIP, own) and MONTH_AHEAD.search(own)):
             drop = "one_off_time_bound"  # "下个月入职腾讯" fills a slot: a durable change, dated
         elif category == "rule" and sig.matches(sig.ONE_OFF_TIME, own) \

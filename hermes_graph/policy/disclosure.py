@@ -64,9 +64,9 @@ def _first_word(text: str) -> str:
     return word.group(0).lower() if word else ""
 
 
-_ZH_HABIT = re.compile(
+ZH_HABIT = re.compile(
     r"每天|每日|每周|每星期|每礼拜|每晚|每早|每月|每个月|每年|平时|平常|一般(?!般|来说|来讲)|通常|经常|常年|一直|"
-    r"从小|向来|长期|天天|常常|(早上|晚上|周末|下班|上班)都")
+    r"从小|向来|长期|天天|常常|固定|(早上|晚上|周末|下班|上班)都")
 """A habit: how the user's days run ("我笔记一直用印象笔记", "每天燕郊到国贸")."""
 _ZH_ONGOING = re.compile(
     r"(最近|现在|目前|这阵子|这段时间|正|还)?(在|正在|坚持)(学|准备|备考|练|考|读|带|养|戒|减|跑|攒|定投|用|租|住|"
@@ -97,7 +97,7 @@ def self_disclosure_zh(clause: str) -> bool:
     text = clause.strip()
     if _ZH_NOT_MINE.search(text) or len(text) < 4:
         return False
-    return bool(_ZH_HABIT.search(text) or _ZH_ONGOING.search(text) or _ZH_STATE.search(text))
+    return bool(ZH_HABIT.search(text) or _ZH_ONGOING.search(text) or _ZH_STATE.search(text))
 
 
 _SCHEDULE = re.compile(

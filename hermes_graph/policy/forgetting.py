@@ -52,7 +52,7 @@ FORGET_TARGET = _rx(
     r"那个", r"(之前|刚才|上次|前面|以前)\S{0,2}(说|讲|提|告诉你)(的|过)",
     r"这事|那事|\b(that|this) (one|part|bit|thing|fact)\b|\bpretend I never said\b",
     r"\bthe [\w -]{1,30}? (thing|stuff|bit|part)s?\b|\bthe (name|names|bit|part|detail)s? of\b",
-    r"当我没说|当我没提|(别|不要|不用)(再)?(记|存)(着|住|下)?我|(那|这)些",
+    r"当我没说|当我没提|(别|不要|不用)(再)?(记|存)(着|住|下)?我|(那|这)些|关于(他|她|它|这个人|那个人)",
 )
 """A forget verb only counts when it points at what the user told us."""
 

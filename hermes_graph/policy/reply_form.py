@@ -22,7 +22,9 @@ REPLY_FORM = rx(
     r"^(please )?(just )?(don'?t|do not|never) (start|open|begin|end|finish|pad|sugarcoat|sugar-coat|soften|hedge|lecture|"
     r"moralise|moralize|bother with|apologi[sz]e|do the|give me (a |the )?(lecture|disclaimer|caveats?|pep talk))\b",
     r"\b(no|skip the|cut the|without the) (preamble|intro|fluff|small talk|pleasantries|disclaimers?|caveats?|"
-    r"compliment sandwich|waffle|filler|lecture|pep talk)\b",
+    r"compliment sandwich|waffle|filler|lecture|pep talk|essay|essays|walls? of text)\b",
+    r"(别|不要)(跟我)?说\S{0,4}(安慰|客套|鸡汤)", r"\S{0,4}行就?分一?段|分段",
+    r"^(以后|今后|往后)(你)?(帮我|给我|替我)",
     r"\b(keep|make) (your |the |my )?(answers?|replies|responses|explanations?|emails?|messages?) (short|shorter|brief|"
     r"under|below|simple|casual|formal|plain)\b",
     r"\b(use|write in|stick to|stick with) (british|uk|us|american|australian|canadian) (english|spelling)\b",
