@@ -22,7 +22,7 @@ from hermes_graph.policy import bounded, frozen
 from hermes_graph.state import DecisionItem, MemoryContext, MemoryState
 from hermes_graph.store import MemoryStore
 from hermes_graph.store.lifecycle import is_live
-from hermes_graph.types import GateDecision, candidate_from_dict
+from hermes_graph.types import GateDecision, Memory, candidate_from_dict
 
 ACTOR = "gate"
 CONTRADICTING = ("supersede", "retire", "pending_override")
@@ -39,12 +39,15 @@ def _add(store: MemoryStore, scope: str, decision: GateDecision, session: str,
     return memory.id
 
 
-def _exists(store: MemoryStore, scope: str, memory_id: int) -> bool:
+def _found(store: MemoryStore, scope: str, memory_id: int) -> Memory | None:
     try:
-        store.get(scope, memory_id)
+        return store.get(scope, memory_id)
     except MemoryNotFoundError:
-        return False
-    return True
+        return None
+
+
+def _exists(store: MemoryStore, scope: str, memory_id: int) -> bool:
+    return _found(store, scope, memory_id) is not None
 
 
 def _move(store: MemoryStore, scope: str, ids: Sequence[int], to: str, reason: str,
@@ -52,7 +55,8 @@ def _move(store: MemoryStore, scope: str, ids: Sequence[int], to: str, reason: s
     """Transition the still-live ones (an earlier decision of the batch may have moved or
     erased one)."""
     for memory_id in ids:
-        if _exists(store, scope, memory_id) and is_live(store.get(scope, memory_id).status):
+        memory = _found(store, scope, memory_id)
+        if memory is not None and is_live(memory.status):
             store.transition(scope, memory_id, to, reason=reason, actor=ACTOR,  # type: ignore[arg-type]
                              superseded_by=superseded_by, at=at)
 

@@ -100,8 +100,9 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
             return make("retire", "negation:retires_contradicted", targets)
         # "I don't eat spicy food anymore": retire the contradicted, keep the new statement
         return make("supersede", "negation:supersedes_contradicted", targets, status)
+    holds_replaced = replaced_value_test(candidate)
     replaced = [] if candidate.negation or candidate.slot is not None else replaced_holders(
-        candidate, near)
+        candidate, near, holds_replaced)
     if replaced:  # "switched from Notion to Linear": what was said of Notion is over
         if not calm:
             return heated()
@@ -172,7 +173,7 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
         # what this session already said about the slot is this change's own context
         # ("下周一去美团报到…新公司离我家近多了"), not the value it replaces
         holders = [m for m in holders if m.confirmed_sessions[:1] != (session,)
-                   or holds_replaced(candidate, m)]  # "打错了！是徐州不是苏州"
+                   or holds_replaced(m)]  # "打错了！是徐州不是苏州"
         if not holders:
             return make("admit", f"new:{candidate.category} slot={candidate.slot}", (), status)
         return GateDecision(action="supersede", candidate=inherit_role(candidate, holders),
@@ -192,23 +193,27 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
     return make("admit", f"new:{candidate.category}", (), status)
 
 
-def holds_replaced(candidate: Candidate, memory: Memory) -> bool:
-    """Does ``memory`` hold the value the candidate says it replaces? The rule extractor
+def replaced_value_test(candidate: Candidate) -> Callable[[Memory], bool]:
+    """Does a memory hold the value the candidate says it replaces? The rule extractor
     names the old value's terms (and cuts them from the content); another extractor that
-    signals a change may still say "switched from Notion to Linear" in its content."""
+    signals a change may still say "switched from Notion to Linear" in its content. The
+    candidate is read once; the test runs per neighbour."""
     if candidate.replaces:
-        return bool(set(candidate.replaces) & distinctive_terms(memory.content))
-    if not candidate.change_signal:  # a verbatim turn that quotes a switch changes nothing
-        return False
-    replacement = replacement_in(candidate.content)
-    return replacement is not None and replacement.replaces(memory.content)
+        old = set(candidate.replaces)
+        return lambda memory: bool(old & distinctive_terms(memory.content))
+    # a verbatim turn that quotes a switch changes nothing
+    replacement = replacement_in(candidate.content) if candidate.change_signal else None
+    if replacement is None:
+        return lambda memory: False
+    return lambda memory: replacement.replaces(memory.content)
 
 
-def replaced_holders(candidate: Candidate, near: Neighbourhood) -> list[Memory]:
+def replaced_holders(candidate: Candidate, near: Neighbourhood,
+                     holds_replaced: Callable[[Memory], bool]) -> list[Memory]:
     """The memories holding the value a candidate replaces: its own subject's, or, when
     the user corrects without naming whom it is about ("我家那个是上二年级，不是三年级"
     after "我闺女今年三年级"), the one subject's that holds it."""
-    holding = [h.memory for h in near.similar if holds_replaced(candidate, h.memory)]
+    holding = [h.memory for h in near.similar if holds_replaced(h.memory)]
     own = [m for m in holding if m.subject == candidate.subject]
     if own or candidate.subject != "user" or len({m.subject for m in holding}) != 1:
         return own
