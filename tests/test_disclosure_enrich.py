@@ -343,3 +343,16 @@ def test_an_outburst_enriches_no_calm_memory() -> None:
                          routes=("vector",))]
     angry = candidate("烦死了，Kindle 又坏了，我就是个倒霉蛋", source="emotional")
     assert restatement_of(angry, near, MemoryConfig()) is None
+
+
+def test_the_merge_cuts_overlapping_bigrams_in_one_order_whatever_the_hash_seed() -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = ("from hermes_graph.policy.enrich import new_clauses; print(new_clauses("
+            "'我吃的降压药是氨氯地平，饭后吃', '我有高血压，一天一片', {'氨氯', '氯地', '地平'}))")
+    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                              check=True).stdout for seed in range(1, 6)}
+    assert len(outputs) == 1  # a set's order in one process decided it before

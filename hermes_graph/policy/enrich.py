@@ -76,7 +76,9 @@ def _things_shared(mine: set[str], candidate: str, other: str,
 def _without(clause: str, shared: set[str]) -> str:
     """The clause with the shared terms cut out ("my boy Mateo is obsessed with volcanoes"
     -> "my boy is obsessed with volcanoes"): the memory names the thing once."""
-    for term in sorted(shared, key=len, reverse=True):
+    # longest first, then by the term itself: overlapping bigrams ("氨氯", "氯地") cut in a
+    # fixed order, not in the order a set happens to hold them in this process
+    for term in sorted(shared, key=lambda t: (-len(t), t)):
         if term.isascii():
             clause = re.sub(rf"\b{re.escape(term)}\w*", "", clause, flags=re.IGNORECASE)
         else:
