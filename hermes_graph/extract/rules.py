@@ -40,8 +40,7 @@ from hermes_graph.policy.disclosure import (
 from hermes_graph.policy.material import without_material
 from hermes_graph.policy.normalize import distinctive_terms, has_han
 from hermes_graph.policy.replacement import replacement_in
-from hermes_graph.policy.slots import slot_of
-from hermes_graph.policy.topics import concepts_of
+from hermes_graph.policy.slots import slot_named_by, slot_of
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 
 DEFAULT_IMPORTANCE: dict[Category, int] = {
@@ -63,8 +62,6 @@ WE = re.compile(r"我们|咱们|全家|一家人|\bwe\b|\bour family\b|\bus\b", 
 SLOT_IMPORTANCE_CAP: dict[str, int] = {"budget": 6}
 """A budget said with a request belongs to that purchase: recalled when one comes up, never
 part of the core profile injected into every reply ("帮我挑个键盘，budget 50 SGD 左右")."""
-CONCEPT_SLOTS: dict[str, str] = {"car": "car"}
-"""A clause naming the thing ("轿车实在太挤") tells which slot the next new value fills."""
 TASK_DETAIL_SLOTS = frozenset({"verbosity", "language"})
 """After a request in the same sentence, how long or in which language is that task's
 detail ("帮忙写个给物业的微信…简短一点就行"), not a standing value."""
@@ -240,32 +237,34 @@ class RuleExtractor:
                 groups.append(_Group("fact"))  # a barrier, as a secret is
                 lead = context = None
                 continue
+            request = sig.matches(sig.REQUEST, said)
+            emotional = sig.matches(sig.EMOTIONAL, clause)
+            negated = sig.matches(sig.NEGATION, clause)
+            slot = slot_of(clause)
+            continuing = bool(groups and groups[-1].clauses)  # it may elaborate that memory
             category = sig.category_of(clause)
-            if category == "fact" and groups and groups[-1].clauses:
+            if category == "fact" and continuing:
                 category = None  # a goal right after a statement elaborates it ("…，目标浙大")
             new_value = False
             if category is None and change and (
-                    sig.matches(sig.NEGATION, clause)
-                    or sig.matches(sig.CHANGE, WEAK_CHANGE.sub("", clause))
+                    negated or sig.matches(sig.CHANGE, WEAK_CHANGE.sub("", clause))
                     or (replaced is not None and replaced.new & distinctive_terms(clause)
-                        and not (groups and groups[-1].clauses))):
+                        and not continuing)):
                 # "小米那台我已经不用了" / "现在换成 iPhone 了": old or new value
-                category = SLOT_CATEGORY.get(slot_of(clause) or "", "fact")
-                new_value = not sig.matches(sig.NEGATION, clause)
-            slot = slot_of(clause)
-            if category is None and remember and not sig.matches(sig.REQUEST, said) \
-                    and not sig.matches(sig.FORGET_SELF, clause) \
-                    and not (groups and groups[-1].clauses):  # else it elaborates that memory
+                category = SLOT_CATEGORY.get(slot or "", "fact")
+                new_value = not negated
+            if category is None and remember and not request \
+                    and not sig.matches(sig.FORGET_SELF, clause) and not continuing:
                 category = "event"  # "别忘了我下周四要交开题报告": kept, dated, on request
-            if category is None and slot is not None and not sig.matches(sig.REQUEST, said) \
+            if category is None and slot is not None and not request \
                     and not (requested and slot in TASK_DETAIL_SLOTS):
                 # "我跳槽了", "we ended up in Lyon": names a single-valued slot
                 category = SLOT_CATEGORY.get(slot, "fact")
             if category is None and LIFE_EVENT.search(clause):
                 category = "event"  # "今天我奶奶走了": a loss, not a passing remark
-            if category is None and (self_disclosure(said) if not has_han(said) else (
-                    self_disclosure_zh(said) and not (groups and groups[-1].clauses))) and not (
-                    sig.matches(sig.REQUEST, said) or sig.matches(sig.EMOTIONAL, clause)):
+            if category is None and not (request or emotional) and (
+                    self_disclosure(said) if not has_han(said)
+                    else self_disclosure_zh(said) and not continuing):
                 category = "fact"  # "I drive long haul", "I don't own a car": how life runs
             subject = subjects.clause_subject(clause)
             pronoun = PRONOUN.match(clause) is not None
@@ -289,22 +288,21 @@ class RuleExtractor:
                     prefix = [context] if context and (_bare(clause) or (
                         category == "rule" and RULE_CONDITION.search(context))) else []
                     # "轿车实在太挤，上周换成了理想L6": the new value fills the slot named before it
-                    named = slot_of(context) or CONCEPT_SLOTS.get(next(iter(concepts_of(
-                        context)), "")) if new_value and context and slot is None else None
+                    named = slot_named_by(context) if new_value and context and slot is None \
+                        else None
                     groups.append(_Group(category, [clause], subject, slot=named, prefix=prefix))
                 lead = context = None
-            elif category is None and subject == "other" and not sig.matches(sig.REQUEST, said):
+            elif category is None and subject == "other" and not request:
                 lead = clause  # never context of the user's memory before it
-            elif last is not None and last.clauses and not (
-                    sig.matches(sig.REQUEST, said) or sig.matches(sig.ONE_OFF_TIME, clause)
-                    or sig.matches(sig.EMOTIONAL, clause)):
-                last.clauses.append(clause)
-            elif category is None and (RULE_CONDITION.search(clause) or not (
-                    sig.matches(sig.REQUEST, said) or sig.matches(sig.EMOTIONAL, clause))):
+            elif continuing and not (request or emotional
+                                     or sig.matches(sig.ONE_OFF_TIME, clause)):
+                groups[-1].clauses.append(clause)
+            elif category is None and (RULE_CONDITION.search(clause)
+                                       or not (request or emotional)):
                 context = clause  # "when I ask about code" is no question
             if names_someone:
                 mention = clause
-            requested = requested or sig.matches(sig.REQUEST, said)
+            requested = requested or request
         asked_here = after_question or sig.matches(sig.REQUEST, body)
         for group in groups:
             if group.clauses:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 
 from hermes_graph.policy.hanzi import script_joined, simplified
+from hermes_graph.policy.topics import concepts_of
 
 BACKENDS = r"Django|DRF|Flask|FastAPI|Rails|Laravel|Spring Boot|Express|NestJS|Phoenix|Gin"
 FRONTENDS = r"React|Vue|Angular|Svelte|Next\.js|Nuxt|SolidJS"
@@ -173,3 +174,14 @@ def slots_named(text: str) -> list[str]:
     clauses = _clauses(text)
     return [name for name, pattern in SLOT_PATTERNS.items()
             if any(pattern.search(c) for c in clauses)]
+
+
+CONCEPT_SLOTS: Mapping[str, str] = {"car": "car"}
+"""A clause naming the thing ("轿车实在太挤") tells which slot the next new value fills."""
+
+
+def slot_named_by(text: str) -> str | None:
+    """The slot a clause names by its words or by its thing ("轿车实在太挤": car), so a
+    new value said right after it ("上周换成了理想L6") fills that slot."""
+    by_concept = (CONCEPT_SLOTS[c] for c in sorted(concepts_of(text)) if c in CONCEPT_SLOTS)
+    return slot_of(text) or next(by_concept, None)
