@@ -15,17 +15,10 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import sys
-from pathlib import Path
-from typing import Any
 
 from langchain_core.embeddings import Embeddings
-
-from hermes_graph.bench.cli import parse_positions
-from hermes_graph.bench.locomo import run_locomo, run_to_json
-from hermes_graph.bench.locomo_data import load_locomo
-from hermes_graph.bench.report import locomo_markdown, write_locomo_report
+from locomo_local_model import probe_parser, run_raw_probe  # bench/ is the script's path
 
 
 class E5Embeddings(Embeddings):
@@ -48,22 +41,9 @@ class E5Embeddings(Embeddings):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, required=True)
-    parser.add_argument("--conversations", type=parse_positions)
-    parser.add_argument("--db", type=Path)
-    parser.add_argument("--out", type=Path)
-    args = parser.parse_args(argv)
+    args = probe_parser(__doc__.split("\n\n")[0]).parse_args(argv)
     embeddings = E5Embeddings()
-    data = load_locomo(args.data, positions=args.conversations)
-    run = run_locomo(data, mode="raw", embeddings=embeddings, db=args.db)
-    result: dict[str, Any] = run_to_json(run)
-    result["extra"]["embedder"] = embeddings.embedder_id
-    if args.out is not None:
-        for path in write_locomo_report(args.out, result):
-            print(f"wrote {path}", file=sys.stderr)
-    print(locomo_markdown(result))
-    return 0
+    return run_raw_probe(args, embeddings, embeddings.embedder_id)
 
 
 if __name__ == "__main__":

@@ -140,24 +140,35 @@ class LocalBertEmbeddings(Embeddings):
         return self.embed_documents([text])[0]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--model-dir", type=Path, required=True)
+def probe_parser(description: str) -> argparse.ArgumentParser:
+    """The options every raw-mode embedder probe takes (the probe adds its own)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--conversations", type=parse_positions)
     parser.add_argument("--db", type=Path)
     parser.add_argument("--out", type=Path)
-    args = parser.parse_args(argv)
-    embeddings = LocalBertEmbeddings(args.model_dir)
+    return parser
+
+
+def run_raw_probe(args: argparse.Namespace, embeddings: Embeddings, embedder_id: str) -> int:
+    """The real raw-mode benchmark with ``embeddings``; writes the report to ``--out``."""
     data = load_locomo(args.data, positions=args.conversations)
     run = run_locomo(data, mode="raw", embeddings=embeddings, db=args.db)
     result: dict[str, Any] = run_to_json(run)
-    result["extra"]["embedder"] = embeddings.embedder_id
+    result["extra"]["embedder"] = embedder_id
     if args.out is not None:
         for path in write_locomo_report(args.out, result):
             print(f"wrote {path}", file=sys.stderr)
     print(locomo_markdown(result))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = probe_parser(__doc__.split("\n\n")[0])
+    parser.add_argument("--model-dir", type=Path, required=True)
+    args = parser.parse_args(argv)
+    embeddings = LocalBertEmbeddings(args.model_dir)
+    return run_raw_probe(args, embeddings, embeddings.embedder_id)
 
 
 if __name__ == "__main__":
