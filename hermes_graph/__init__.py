@@ -3,6 +3,7 @@
 from hermes_graph.clock import FakeClock, system_clock
 from hermes_graph.config import MemoryConfig
 from hermes_graph.embeddings import HashingEmbeddings, USEEmbeddings
+from hermes_graph.embeddings.e5 import E5Embeddings
 from hermes_graph.errors import (
     EmbedderMismatchError,
     ExtractionError,
@@ -32,6 +33,7 @@ __all__ = [
     "LIVE_STATUSES",
     "SOURCES",
     "STATUSES",
+    "E5Embeddings",
     "EmbedderMismatchError",
     "ExtractionError",
     "FakeClock",

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from langchain_core.embeddings import Embeddings
 from tqdm import tqdm
 
 from hermes_graph.bench.cli import add_bench_parser
 from hermes_graph.clock import parse_time
 from hermes_graph.config import MemoryConfig
+from hermes_graph.embeddings import EMBEDDER_NAMES, named_embeddings
 from hermes_graph.errors import HermesError
 from hermes_graph.eval.runner import evaluate
 from hermes_graph.eval.scenarios import (
@@ -33,22 +33,12 @@ from hermes_graph.replay import Replayer, TurnTrace
 from hermes_graph.store import MemoryStore
 
 
-def _embeddings(name: str) -> Embeddings:
-    if name == "hashing":
-        from hermes_graph.embeddings.fake import HashingEmbeddings
-
-        return HashingEmbeddings()
-    from hermes_graph.embeddings.use import USEEmbeddings
-
-    return USEEmbeddings()
-
-
 def _store(args: argparse.Namespace, *, must_exist: bool = True) -> MemoryStore:
     if args.db is None:
         raise HermesError(f"{args.command}: --db PATH is required")
     if must_exist and not Path(args.db).exists():
         raise HermesError(f"{args.command}: no database at {args.db}")
-    return MemoryStore(args.db, embeddings=_embeddings(args.embedder))
+    return MemoryStore(args.db, embeddings=named_embeddings(args.embedder))
 
 
 def _print_json(data: Any) -> None:
@@ -81,7 +71,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         sessions = load_recorded(args.file)
     path = args.db or ":memory:"
     traces: list[dict[str, Any]] = []
-    with MemoryStore(path, embeddings=_embeddings(args.embedder)) as store:
+    with MemoryStore(path, embeddings=named_embeddings(args.embedder)) as store:
         replayer = Replayer(store, extractor=VerbatimExtractor(store.config)
                             if args.extractor == "verbatim" else None)
         for session in tqdm(sessions, desc="replay", unit="session", file=sys.stderr,
@@ -101,7 +91,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     def advance(_: Scenario) -> None:
         bar.update(1)
 
-    report = evaluate(scenarios, embeddings=_embeddings(args.embedder), config=MemoryConfig(),
+    report = evaluate(scenarios, embeddings=named_embeddings(args.embedder), config=MemoryConfig(),
                       progress=advance, history_sessions=args.history)
     bar.close()
     result = report.to_json()
@@ -199,9 +189,10 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--db", help="SQLite database path (FAISS files sit beside it)")
     common.add_argument("--json", action="store_true", help="print data as JSON")
-    common.add_argument("--embedder", choices=("use", "hashing"), default="use",
-                        help="use: multilingual USE (default, offline); hashing: a fast "
-                             "deterministic test embedder")
+    common.add_argument("--embedder", choices=EMBEDDER_NAMES, default="use",
+                        help="use: multilingual USE (default, offline); e5: multilingual-e5-small "
+                             "(offline, the e5 extra); hashing: a fast deterministic test "
+                             "embedder")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("replay", parents=[common], help="replay recorded conversations",

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from langchain_core.embeddings import Embeddings
+from hermes_graph.embeddings import EMBEDDER_NAMES, named_embeddings
 
 LOCOMO_HELP = """\
 Replay each LoCoMo conversation through the real memory graph into its own scope
@@ -75,16 +75,6 @@ def _sizes(text: str) -> list[int]:
     return sizes
 
 
-def _embeddings(name: str) -> Embeddings:
-    if name == "hashing":
-        from hermes_graph.embeddings.fake import HashingEmbeddings
-
-        return HashingEmbeddings()
-    from hermes_graph.embeddings.use import USEEmbeddings
-
-    return USEEmbeddings()
-
-
 def cmd_bench_locomo(args: argparse.Namespace) -> int:
     from hermes_graph.bench.locomo import run_locomo, run_to_json
     from hermes_graph.bench.locomo_data import load_locomo
@@ -97,7 +87,7 @@ def cmd_bench_locomo(args: argparse.Namespace) -> int:
         print(f"note: {NO_ENDPOINT_NOTE}", file=sys.stderr)
     data = load_locomo(args.data, limit_conversations=args.limit_conversations,
                        positions=args.conversations)
-    run = run_locomo(data, mode=args.mode, ks=args.k, embeddings=_embeddings(args.embedder),
+    run = run_locomo(data, mode=args.mode, ks=args.k, embeddings=named_embeddings(args.embedder),
                      db=args.db, recall_k=args.recall_k, progress=not args.quiet)
     result = run_to_json(run)
     if args.llm:
@@ -124,7 +114,7 @@ def cmd_bench_scale(args: argparse.Namespace) -> int:
     from hermes_graph.bench.scale import run_scale
 
     started = time.perf_counter()
-    embeddings = _embeddings(args.embedder)
+    embeddings = named_embeddings(args.embedder)
     result = run_scale(args.sizes, scopes=args.scopes, embeddings=embeddings,
                        queries=args.queries, rounds=args.rounds, batch=args.batch,
                        seed=args.seed, workdir=args.workdir, progress=not args.quiet,
@@ -158,8 +148,9 @@ def add_bench_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     p.add_argument("--llm", action="store_true",
                    help="answer each question from the memory block with the configured "
                    "OpenAI-compatible model and judge it (skipped with a note if none)")
-    p.add_argument("--embedder", choices=("use", "hashing"), default="use",
-                   help="use: multilingual USE (default); hashing: fast test embedder")
+    p.add_argument("--embedder", choices=EMBEDDER_NAMES, default="use",
+                   help="use: multilingual USE (default); e5: multilingual-e5-small (the e5 "
+                        "extra); hashing: fast test embedder")
     p.add_argument("--db", type=Path, metavar="PATH",
                    help="keep the replayed store here (a new file) for `inspect`; "
                    "default: a temporary directory")
@@ -178,8 +169,9 @@ def add_bench_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out", type=Path, metavar="DIR",
                    help="write results.json, summary.md and latency.png here")
-    p.add_argument("--embedder", choices=("use", "hashing"), default="use",
-                   help="use: multilingual USE (default); hashing: fast test embedder")
+    p.add_argument("--embedder", choices=EMBEDDER_NAMES, default="use",
+                   help="use: multilingual USE (default); e5: multilingual-e5-small (the e5 "
+                        "extra); hashing: fast test embedder")
     p.add_argument("--queries", type=_positive, default=150, metavar="N",
                    help="distinct queries per latency run (default 150)")
     p.add_argument("--rounds", type=_positive, default=2, metavar="N",

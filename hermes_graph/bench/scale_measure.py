@@ -28,6 +28,7 @@ from hermes_graph.bench.scale_data import (
     NOW,
 )
 from hermes_graph.config import MemoryConfig
+from hermes_graph.embeddings import named_embeddings
 from hermes_graph.embeddings.base import embedder_identity
 from hermes_graph.errors import HermesError
 from hermes_graph.nodes.inject import build_block
@@ -237,15 +238,7 @@ def machine_info() -> dict[str, Any]:
 # --- the fresh-process RSS probe --------------------------------------------------------------
 def make_embeddings(name: str) -> Embeddings:
     """The embedder of ``--embedder NAME`` (the probe process builds its own)."""
-    if name == "hashing":
-        from hermes_graph.embeddings.fake import HashingEmbeddings
-
-        return HashingEmbeddings()
-    if name == "use":
-        from hermes_graph.embeddings.use import USEEmbeddings
-
-        return USEEmbeddings()
-    raise HermesError(f"bench scale: unknown embedder {name!r}; expected use or hashing")
+    return named_embeddings(name)
 
 
 def probe(job: Mapping[str, Any]) -> dict[str, float]:
