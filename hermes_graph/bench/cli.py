@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hermes_graph.config import MemoryConfig
 from hermes_graph.embeddings import EMBEDDER_NAMES, named_embeddings
 
 LOCOMO_HELP = """\
@@ -88,7 +89,8 @@ def cmd_bench_locomo(args: argparse.Namespace) -> int:
     data = load_locomo(args.data, limit_conversations=args.limit_conversations,
                        positions=args.conversations)
     run = run_locomo(data, mode=args.mode, ks=args.k, embeddings=named_embeddings(args.embedder),
-                     db=args.db, recall_k=args.recall_k, progress=not args.quiet)
+                     db=args.db, recall_k=args.recall_k, progress=not args.quiet,
+                     config=MemoryConfig().with_settings(args.set))
     result = run_to_json(run)
     if args.llm:
         result["extra"]["llm"] = {"skipped": NO_ENDPOINT_NOTE} if model is None else \
@@ -157,6 +159,9 @@ def add_bench_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     p.add_argument("--recall-k", type=_positive, metavar="N",
                    help="recall_k of the recall config (recall searches 2N candidates); "
                    "default: ceil(max k / 2), the smallest that ranks max k")
+    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="change a MemoryConfig field for both paths (repeatable), e.g. "
+                   "--set keyword_context=0")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_bench_locomo)
     p = kinds.add_parser("scale", help="store scale: writes/s, hot-path latency, RSS, disk",

@@ -20,6 +20,7 @@ Modes:
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 import sys
 import tempfile
@@ -66,19 +67,28 @@ NO_SEMANTIC_DEDUP = 1.01
 """A dedup cosine above any possible cosine: raw mode keeps near-identical turns apart."""
 
 
-def write_config(mode: Mode) -> MemoryConfig:
+def write_config(mode: Mode, base: MemoryConfig | None = None) -> MemoryConfig:
     """Raw mode: the bounded gate admits everything and never evicts; no semantic dedup."""
+    base = base or MemoryConfig()
     if mode == "pipeline":
-        return MemoryConfig()
-    return MemoryConfig(hot_pool_cap=UNBOUNDED, admission_min_pool=UNBOUNDED,
+        return base
+    return base.replace(hot_pool_cap=UNBOUNDED, admission_min_pool=UNBOUNDED,
                         archive_cap=UNBOUNDED, dedup_cosine=NO_SEMANTIC_DEDUP)
 
 
-def recall_config(ks: Sequence[int], recall_k: int | None = None) -> MemoryConfig:
-    """The default config, with recall_k just large enough to rank ``max(ks)`` memories:
-    recall searches ``coarse_pool_factor * recall_k`` candidates and re-ranks them; the
-    store-search column ranks ``2 * recall_k`` (so ceil(max k / 2))."""
-    return MemoryConfig(recall_k=recall_k or -(-max(ks) // 2))
+def recall_config(ks: Sequence[int], recall_k: int | None = None,
+                  base: MemoryConfig | None = None) -> MemoryConfig:
+    """The config (default: MemoryConfig()), with recall_k just large enough to rank
+    ``max(ks)`` memories: recall searches ``coarse_pool_factor * recall_k`` candidates and
+    re-ranks them; the store-search column ranks ``2 * recall_k`` (so ceil(max k / 2))."""
+    return (base or MemoryConfig()).replace(recall_k=recall_k or -(-max(ks) // 2))
+
+
+def changed_settings(config: MemoryConfig) -> dict[str, Any]:
+    """The fields a run's recall config set away from the defaults (recall_k aside)."""
+    default = MemoryConfig()
+    return {f.name: getattr(config, f.name) for f in dataclasses.fields(config)
+            if f.name != "recall_k" and getattr(config, f.name) != getattr(default, f.name)}
 
 
 def recall_at_k(evidence: Sequence[str], ranked: Ranking, k: int) -> float:
@@ -200,8 +210,9 @@ def _store_at(db: Path | None, embeddings: Embeddings) -> Iterator[MemoryStore]:
 
 def run_locomo(data: LocomoData, *, mode: Mode = "raw", ks: Sequence[int] = DEFAULT_KS,
                embeddings: Embeddings, db: Path | None = None, recall_k: int | None = None,
-               progress: bool = True) -> LocomoRun:
-    """Replay every conversation, ask every usable question, rank with both systems."""
+               progress: bool = True, config: MemoryConfig | None = None) -> LocomoRun:
+    """Replay every conversation, ask every usable question, rank with both systems
+    (``config``: the settings both paths start from; default MemoryConfig())."""
     if mode not in MODES:
         raise HermesError(f"bench locomo: mode must be one of {list(MODES)}, got {mode!r}")
     ks = tuple(sorted(set(ks)))
@@ -209,7 +220,7 @@ def run_locomo(data: LocomoData, *, mode: Mode = "raw", ks: Sequence[int] = DEFA
         raise HermesError(f"bench locomo: k values must be positive integers, got {ks!r}")
     if db is not None and db.exists():
         raise HermesError(f"bench locomo: {db} exists; the benchmark writes a fresh store")
-    config, asking = write_config(mode), recall_config(ks, recall_k)
+    config, asking = write_config(mode, config), recall_config(ks, recall_k, config)
     extractor = VerbatimExtractor(config, keep_all=True) if mode == "raw" else RuleExtractor(config)
     stats = WriteStats()
     outcomes: list[QuestionOutcome] = []
@@ -303,7 +314,8 @@ def run_to_json(run: LocomoRun) -> dict[str, Any]:
                               for name, turns in stats.evidence_turns.items()},
         "recall_config": {"recall_k": run.config.recall_k,
                           "searched": run.config.coarse_pool_factor * run.config.recall_k,
-                          "question_delay_days": QUESTION_DELAY.days},
+                          "question_delay_days": QUESTION_DELAY.days,
+                          "changed_from_default": changed_settings(run.config)},
         "embedder": run.embedder_id,
         "store_search": recall_table(outcomes, "search", ks),
         "store_search_note": "diagnostic: the same questions ranked by store.search alone "

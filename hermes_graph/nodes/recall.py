@@ -227,8 +227,8 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
         if not (core or family or keyword_hit or memory_id in dated
                 or similarity >= config.similarity_floor):
             continue  # beyond the core, the profile route still needs relevance
-        context = 1.0 if (keyword_hit or family or memory.kind == "procedural"
-                          or memory_id in dated) else 0.0
+        context = (1.0 if family or memory.kind == "procedural" or memory_id in dated
+                   else config.keyword_context if keyword_hit else 0.0)
         # an event's age and popularity say nothing about whether it is the one asked
         # about; a fact's or procedure's newest, most used version usually is the one
         score, parts = fused_score(memory, similarity=similarity, context_match=context, now=now,
