@@ -220,6 +220,21 @@ def test_llm_without_endpoint_exits_0_with_a_note(
     assert result["questions"] == 4 and result["skipped"] == 1
 
 
+def test_set_changes_the_config_of_both_paths_and_the_report_names_it(
+        tiny_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["bench", "locomo", "--data", str(tiny_file), "--json", "--quiet",
+            "--embedder", "hashing", "--k", "1,3"]
+    assert main(args) == 0
+    default = json.loads(capsys.readouterr().out)["extra"]["recall_config"]
+    assert default["changed_from_default"] == {}
+    assert main([*args, "--set", "keyword_context=0", "--set", "coarse_pool_factor=5"]) == 0
+    changed = json.loads(capsys.readouterr().out)["extra"]["recall_config"]
+    assert changed["changed_from_default"] == {"keyword_context": 0.0, "coarse_pool_factor": 5}
+    assert changed["searched"] == 5 * changed["recall_k"]
+    assert main([*args, "--set", "keyword_contxt=0"]) == 2
+    assert "keyword_contxt" in capsys.readouterr().err
+
+
 def test_bench_help(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["bench", "locomo", "--help"])

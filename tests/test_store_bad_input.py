@@ -182,3 +182,14 @@ def test_broken_embedder_writes_nothing(tmp_path: Path, embedder: Embeddings) ->
 def test_bad_configuration_objects(make: Callable[[], object]) -> None:
     with pytest.raises(InvalidInputError):
         make()
+
+
+def test_config_settings_from_a_command_line_are_typed_and_checked() -> None:
+    config = MemoryConfig().with_settings(
+        ["keyword_context=0", "recall_k=5", "subject_free_query=false"])
+    assert (config.keyword_context, config.recall_k, config.subject_free_query) == (0.0, 5, False)
+    for bad, named in [("nope=1", "nope"), ("keyword_context=abc", "abc"),
+                       ("keyword_context", "keyword_context"), ("recall_k=2.5", "2.5"),
+                       ("keyword_context=-1", "keyword_context")]:
+        with pytest.raises(InvalidInputError, match=named):
+            MemoryConfig().with_settings([bad])
