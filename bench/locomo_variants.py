@@ -4,7 +4,8 @@ Usage::
 
     hermes-graph bench locomo --data DATA --mode raw --conversations 0-4 --db /tmp/dev.db
     python bench/locomo_variants.py --data DATA --conversations 0-4 --db /tmp/dev.db \\
-        --work /tmp/dev-work.db [--reindex] --variant base --variant "rrf:search_fusion=rrf"
+        --work /tmp/dev-work.db [--reindex] [--embedder e5] --variant base \\
+        --variant "kc0:keyword_context=0.0"
 
 The store is copied to ``--work`` first (the kept store is never changed). ``--reindex``
 rewrites the copy's FTS5 terms with the current ``keyword_index_terms`` (for a store
@@ -36,8 +37,9 @@ from hermes_graph.bench.locomo_data import (
     load_locomo,
 )
 from hermes_graph.config import MemoryConfig
+from hermes_graph.embeddings import EMBEDDER_NAMES, named_embeddings
 from hermes_graph.embeddings.base import embed_texts
-from hermes_graph.embeddings.use import USEEmbeddings
+from hermes_graph.errors import EmbedderMismatchError
 from hermes_graph.nodes.recall import recall_memories
 from hermes_graph.store import MemoryStore
 from hermes_graph.store.keywords import scoped_tokens, token_key
@@ -136,6 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variant", action="append", default=[], type=parse_variant)
     parser.add_argument("--model-dir", type=Path,
                         help="a store built by locomo_local_model.py with this local model")
+    parser.add_argument("--embedder", choices=EMBEDDER_NAMES, default="use",
+                        help="embed with this (the copy is re-embedded when its scopes were "
+                        "built with another; e5 needs the e5 extra)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     for suffix in ("", "-wal", "-shm"):
@@ -145,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if Path(f"{args.db}.faiss").exists():
         shutil.copytree(f"{args.db}.faiss", f"{args.work}.faiss", dirs_exist_ok=True)
     data = load_locomo(args.data, positions=args.conversations)
-    embeddings: Embeddings = USEEmbeddings()
+    embeddings: Embeddings = named_embeddings(args.embedder)
     if args.model_dir is not None:
         from locomo_local_model import LocalBertEmbeddings  # bench/ is the script's path
 
@@ -154,6 +159,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         add_context(args.work, data, embeddings if args.context == "fts+vector" else None)
     if args.reindex:
         reindex(args.work)
+    with MemoryStore(args.work, embeddings=embeddings) as store:
+        for conversation in data.conversations:
+            try:
+                store.search(conversation.scope, "check", k=1)
+            except EmbedderMismatchError:
+                store.reembed(conversation.scope)  # the kept store has another embedder's
     variants = args.variant or [("base", {})]
     result: dict[str, Any] = {}
     for name, changes in variants:
