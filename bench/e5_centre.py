@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hermes_graph.embeddings.e5 import E5Embeddings
+from hermes_graph.embeddings.e5 import E5Embeddings, centred
 from hermes_graph.eval.scenarios import load_scenarios
 
 
@@ -49,8 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(0)
     pairs = rng.integers(0, len(passages), size=(2000, 2))
     before = float(np.mean(np.sum(passages[pairs[:, 0]] * passages[pairs[:, 1]], axis=1)))
-    shifted = passages - centre
-    shifted /= np.linalg.norm(shifted, axis=1, keepdims=True)
+    shifted = centred(passages, centre)
     after = float(np.mean(np.sum(shifted[pairs[:, 0]] * shifted[pairs[:, 1]], axis=1)))
     np.save(args.out, centre)
     print(f"{len(messages)} messages, {len(questions)} questions; mean cosine of random "

@@ -2,8 +2,7 @@
 
 from hermes_graph.clock import FakeClock, system_clock
 from hermes_graph.config import MemoryConfig
-from hermes_graph.embeddings import HashingEmbeddings, USEEmbeddings
-from hermes_graph.embeddings.e5 import E5Embeddings
+from hermes_graph.embeddings import E5Embeddings, HashingEmbeddings, USEEmbeddings
 from hermes_graph.errors import (
     EmbedderMismatchError,
     ExtractionError,

@@ -246,9 +246,10 @@ class MemoryConfig:
                     if text.lower() not in ("true", "false", "1", "0"):
                         raise ValueError(text)
                     changes[name] = text.lower() in ("true", "1")
-                elif isinstance(current, int | float):
-                    changes[name] = type(current)(float(text)) if isinstance(
-                        current, float) else int(text)
+                elif isinstance(current, float):
+                    changes[name] = float(text)
+                elif isinstance(current, int):
+                    changes[name] = int(text)
                 else:
                     raise InvalidInputError(f"--set: {name} is not a number or a switch")
             except ValueError:

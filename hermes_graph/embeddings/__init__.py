@@ -4,6 +4,7 @@ and identity."""
 from langchain_core.embeddings import Embeddings
 
 from hermes_graph.embeddings.base import embed_texts, embedder_identity
+from hermes_graph.embeddings.e5 import E5Embeddings
 from hermes_graph.embeddings.fake import HashingEmbeddings
 from hermes_graph.embeddings.use import USEEmbeddings
 from hermes_graph.errors import HermesError
@@ -18,13 +19,11 @@ def named_embeddings(name: str) -> Embeddings:
     if name == "use":
         return USEEmbeddings()
     if name == "e5":
-        from hermes_graph.embeddings.e5 import E5Embeddings
-
         return E5Embeddings()
     if name == "hashing":
         return HashingEmbeddings()
     raise HermesError(f"unknown embedder {name!r}; expected one of {', '.join(EMBEDDER_NAMES)}")
 
 
-__all__ = ["EMBEDDER_NAMES", "HashingEmbeddings", "USEEmbeddings", "embed_texts",
+__all__ = ["EMBEDDER_NAMES", "E5Embeddings", "HashingEmbeddings", "USEEmbeddings", "embed_texts",
            "embedder_identity", "named_embeddings"]
