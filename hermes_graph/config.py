@@ -136,6 +136,11 @@ class MemoryConfig:
     already raised the relevance the store fused, so a full match counted it twice. 0.5
     (was 1) chosen on LoCoMo conversations 0-4, checked on 5-9: USE +0.9 / -0.1, e5 +0.7 /
     +0.8 points of Recall@10; with e5, 0 is better still (bench/README.md)."""
+    when_context: float = 1.0
+    """Type and scene match (seed 000 §3.4) for a question asking when: a memory that
+    says when (a date, a month, "two weeks ago") gets this context match
+    (policy.dates.asks_when / states_time; 0: off). Chosen on LoCoMo conversations 0-4,
+    checked on 5-9 (bench/README.md)."""
     tau_days: Mapping[str, float] = field(default_factory=_default_tau_days)
     frequency_max_count: int = 50
     prior_gate_power: float = 2.0
@@ -174,6 +179,11 @@ class MemoryConfig:
     reply_carry: float = 0.9
     """The next turn's memory inherits this much of a hit's relevance, the one after that
     this squared, when that is more than its own (policy.conversation; 0: off)."""
+    reply_carry_back: float = 0.8
+    """The turn just before a hit inherits this much of its relevance when that is more
+    than its own: a hit is often a reply that echoes the turn before it ("How was the
+    museum?" after "I took the kids to the museum yesterday"; 0: off). 0.8 chosen on
+    LoCoMo conversations 0-4, checked on 5-9 (bench/README.md)."""
     reply_carry_turns: int = 2
     """How many following turns of the same session a hit's relevance reaches."""
     reply_carry_kinds: tuple[str, ...] = ("episodic",)
@@ -208,10 +218,11 @@ class MemoryConfig:
             raise InvalidInputError(
                 f"MemoryConfig.coarse_pool_factor must be at least 1 (the coarse stage "
                 f"holds the recall_k it ranks), got {self.coarse_pool_factor!r}")
-        if self.reply_carry > 1:
-            raise InvalidInputError(
-                f"MemoryConfig.reply_carry must be at most 1 (a follow-up never outranks "
-                f"the hit it follows), got {self.reply_carry!r}")
+        for name in ("reply_carry", "reply_carry_back"):
+            if getattr(self, name) > 1:
+                raise InvalidInputError(
+                    f"MemoryConfig.{name} must be at most 1 (a carried turn never outranks "
+                    f"the hit it is next to), got {getattr(self, name)!r}")
         if self.substance_terms_per_point <= 0 or not 1 <= self.substance_importance_max <= 10:
             raise InvalidInputError(
                 "MemoryConfig.substance_terms_per_point must be positive and "

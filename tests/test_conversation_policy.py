@@ -81,9 +81,11 @@ def test_carried_relevance_decays_per_turn() -> None:
     assert math.isclose(carried_relevance(0.8, 1, CONFIG), 0.8 * CONFIG.reply_carry)
     assert math.isclose(carried_relevance(0.8, 2, CONFIG), 0.8 * CONFIG.reply_carry ** 2)
     assert carried_relevance(-0.2, 1, CONFIG) == 0.0
+    assert math.isclose(carried_relevance(0.8, -1, CONFIG), 0.8 * CONFIG.reply_carry_back)
 
 
-@pytest.mark.parametrize("changes", [{"reply_carry": 1.5}, {"reply_carry_kinds": ("gossip",)},
+@pytest.mark.parametrize("changes", [{"reply_carry": 1.5}, {"reply_carry_back": 1.01},
+                                     {"reply_carry_kinds": ("gossip",)},
                                      {"subject_match_boost": -0.1}])
 def test_conversation_settings_are_checked(changes: dict[str, object]) -> None:
     with pytest.raises(InvalidInputError):
@@ -146,6 +148,22 @@ def test_recall_carries_a_hit_to_the_reply_that_follows_it(store: MemoryStore) -
     assert elsewhere.id not in items  # same words, but it follows nothing asked about
     assert reply.id not in {i["id"] for i in _recall(store, query,
                                                       CONFIG.replace(reply_carry=0.0))}
+
+
+def test_recall_carries_a_hit_back_to_the_turn_it_replies_to(store: MemoryStore) -> None:
+    whales = said(store, "We watched a documentary about whales", speaker="Bob", session="s1",
+                  turn=0)
+    told = said(store, "Yesterday I took my little ones somewhere new, they loved the dinosaurs",
+                speaker="Mel", session="s1", turn=1)
+    echo = said(store, "A museum trip with kids sounds fun! Which museum was it?",
+                speaker="Ann", session="s1", turn=2)
+    query = "Which museum did Mel visit with her kids?"
+    ranked = [i["id"] for i in _recall(store, query)]
+    items = {i["id"]: i for i in _recall(store, query)}
+    assert ranked.index(told.id) < ranked.index(whales.id)  # Mel's, and Mel is named
+    assert "reply_carry_back" in items[told.id]["routes"]
+    off = {i["id"] for i in _recall(store, query, CONFIG.replace(reply_carry_back=0.0))}
+    assert echo.id in off and told.id not in off  # no word of the query, before the hit
 
 
 def test_only_the_configured_kinds_inherit(store: MemoryStore) -> None:

@@ -9,10 +9,12 @@ import pytest
 from hermes_graph import MemoryConfig, MemoryStore
 from hermes_graph.nodes.recall import recall_memories
 from hermes_graph.policy.dates import (
+    asks_when,
     dated_spans,
     dated_within,
     query_windows,
     said_or_dated_within,
+    states_time,
     widen,
     with_absolute_dates,
 )
@@ -144,3 +146,54 @@ def test_what_was_said_that_day_joins_the_candidates_beyond_the_search_pool(
     off = recall_memories(store, "u", QUERY, now=LATER, touch=False,
                           config=config.replace(time_anchor_boost=0.0))
     assert that_day.id not in {i["id"] for i in off}
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("When did Caroline go to the support group?", True),
+    ("Do you remember when I moved to Berlin?", True),
+    ("What year did I adopt my first dog?", True),
+    ("Which month was the wedding?", True),
+    ("我什么时候去的北京？", True),
+    ("上次体检是哪天", True),
+    ("What do I do when I'm stressed?", False),  # "when" as a condition, not a question
+    ("What did Nate cook?", False),
+    ("我喜欢吃什么", False),
+])
+def test_a_question_asking_when_is_told_apart(query: str, expected: bool) -> None:
+    assert asks_when(query) is expected
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    ("I went to the group yesterday (2023-05-07)", True),
+    ("We moved here in July", True),
+    ("I adopted her three years ago", True),
+    ("Graduated in 2019", True),
+    ("我3月5日去体检", True),
+    ("去年搬到了上海", True),
+    ("I love pottery, it calms me down", False),
+    ("我喜欢吃辣", False),
+    ("I may come along", False),  # "may" is no month
+])
+def test_a_memory_stating_a_time_is_told_apart(content: str, expected: bool) -> None:
+    assert states_time(content) is expected
+
+
+def test_a_question_asking_when_prefers_the_memory_that_says_when(store: MemoryStore) -> None:
+    """Type and scene match (seed 000 §3.4): of two memories about the same event, the one
+    that says when it happened answers "when"; other questions rank them as before."""
+    plain = store.add("u", "Nate: I adopted a puppy named Scout", category="event",
+                      at=T0 + timedelta(days=2))
+    dated = store.add("u", "Nate: I adopted a puppy named Scout yesterday (2022-11-08)",
+                      category="event", at=T0)
+    items = {i["id"]: i for i in recall_memories(store, "u", "When did Nate adopt Scout?",
+                                                 now=LATER, config=CONFIG, touch=False)}
+    assert items[dated.id]["score"] > items[plain.id]["score"]
+    assert "says_when" in items[dated.id]["routes"] and "says_when" not in items[plain.id]["routes"]
+    assert items[dated.id]["breakdown"]["context"] == CONFIG.w_context
+    off = {i["id"]: i for i in recall_memories(store, "u", "When did Nate adopt Scout?",
+                                               now=LATER, touch=False,
+                                               config=CONFIG.replace(when_context=0.0))}
+    assert off[plain.id]["score"] > off[dated.id]["score"]  # the fresher one, as before
+    other = {i["id"]: i for i in recall_memories(store, "u", "What pet does Nate have?",
+                                                 now=LATER, config=CONFIG, touch=False)}
+    assert "says_when" not in other[dated.id]["routes"]

@@ -4,12 +4,13 @@ Routes, merged and de-duplicated (seed 004 §4.1): the query (FAISS vector +
 FTS5 keyword route of the store), the current session's topic (its earlier
 user messages), the profile (frozen and important identity / constraint /
 rule / preference memories, always considered), the cold archive (the long
-tail), the turns right after a query hit (reply carry) and what was said on a
-day or in a month the query names (time anchor). Each memory gets the fused
-score with its breakdown (policy.scoring); a memory said by a speaker the query
-names (subject match) or in a named window counts more (policy.conversation,
-policy.dates); a query naming a speaker is embedded without the name (subject-free
-query), so similarity measures its topic.
+tail), the turns right after and just before a query hit (reply carry) and what
+was said on a day or in a month the query names (time anchor). Each memory gets
+the fused score with its breakdown (policy.scoring); a memory said by a speaker
+the query names (subject match) or in a named window counts more
+(policy.conversation, policy.dates); a query naming a speaker is embedded without
+the name (subject-free query), so similarity measures its topic; a question asking
+when matches a memory that says when (type and scene match, policy.dates).
 """
 
 from __future__ import annotations
@@ -37,9 +38,11 @@ from hermes_graph.policy.conversation import (
 )
 from hermes_graph.policy.dates import (
     TimeWindow,
+    asks_when,
     dated_within,
     query_windows,
     said_or_dated_within,
+    states_time,
     widen,
 )
 from hermes_graph.policy.frozen import confirmation_weight
@@ -169,16 +172,19 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
 
 def _carry_replies(store: MemoryStore, scope: str, hits: Sequence[Memory],
                    found: _Candidates, config: MemoryConfig) -> None:
-    """Reply carry (policy.conversation): the turns after a query hit inherit its relevance."""
-    if config.reply_carry <= 0 or config.reply_carry_turns < 1 or not hits:
+    """Reply carry (policy.conversation): the turns after a query hit, and the one before
+    it, inherit its relevance."""
+    after = config.reply_carry_turns if config.reply_carry > 0 else 0
+    before = 1 if config.reply_carry_back > 0 else 0
+    if not (after or before) or not hits:
         return
-    followers = store.follow_ups(scope, hits, turns=config.reply_carry_turns,
-                                 kinds=config.reply_carry_kinds)
+    neighbours = store.follow_ups(scope, hits, turns=after, turns_before=before,
+                                  kinds=config.reply_carry_kinds)
     for hit in hits:
-        for step, memory in followers.get(hit.id, ()):
+        for step, memory in neighbours.get(hit.id, ()):
             carried = carried_relevance(found.similarity[hit.id], step, config)
             if carried > found.similarity.get(memory.id, 0.0):
-                found.add(memory, "reply_carry", carried)
+                found.add(memory, "reply_carry" if step > 0 else "reply_carry_back", carried)
 
 
 def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime,
@@ -206,6 +212,11 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
              if named_days and dated_within(m.content, named_days)}
     for memory_id in dated:  # the route explains the context match
         found.add(found.memories[memory_id], "dated")
+    # type and scene match: a question asking when wants a memory that says when
+    asks_time = config.when_context > 0 and asks_when(query)
+    says_when = {i for i, m in found.memories.items() if asks_time and states_time(m.content)}
+    for memory_id in says_when:
+        found.add(found.memories[memory_id], "says_when")
     best = max((found.similarity.get(i, 0.0) * subject[i] * anchored[i]
                 for i in found.memories), default=0.0)
     scored: list[tuple[float, Memory, dict[str, float]]] = []
@@ -229,6 +240,8 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
             continue  # beyond the core, the profile route still needs relevance
         context = (1.0 if family or memory.kind == "procedural" or memory_id in dated
                    else config.keyword_context if keyword_hit else 0.0)
+        if memory_id in says_when:
+            context = max(context, config.when_context)
         # an event's age and popularity say nothing about whether it is the one asked
         # about; a fact's or procedure's newest, most used version usually is the one
         score, parts = fused_score(memory, similarity=similarity, context_match=context, now=now,

@@ -12,6 +12,9 @@ Two signals that a memory's own words do not carry:
   question about the recipe, but follows a memory that does. The memories said in
   the next ``reply_carry_turns`` turns of the same session inherit
   ``reply_carry ** step`` of a hit's relevance when that is more than their own.
+  The turn just before a hit inherits ``reply_carry_back`` of it: a hit is often a
+  reply that echoes what was just said ("How was the museum?" after "I took the kids
+  to the museum yesterday"), and the turn before holds the fact.
 - **Subject-free query.** Once the subject match has found who the query is about,
   the name has done its work: left in the text that is embedded, it pulls every
   memory that person said towards the query, whatever its topic. The query's vector
@@ -83,5 +86,7 @@ def subject_factor(memory: Memory, named: frozenset[str], config: MemoryConfig) 
 
 
 def carried_relevance(relevance: float, step: int, config: MemoryConfig) -> float:
-    """The relevance a memory ``step`` turns after a hit inherits from it."""
-    return max(0.0, relevance) * config.reply_carry ** step
+    """The relevance a memory ``step`` turns after a hit (before it, when negative)
+    inherits from it."""
+    share = config.reply_carry ** step if step > 0 else config.reply_carry_back ** -step
+    return max(0.0, relevance) * share

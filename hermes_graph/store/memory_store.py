@@ -101,21 +101,24 @@ class MemoryStore(StoreWrites, StoreErasure):
         return where, params
 
     def follow_ups(self, scope: str, memories: Sequence[Memory], *, turns: int,
-                   kinds: Sequence[str] | None = None,
+                   kinds: Sequence[str] | None = None, turns_before: int = 0,
                    statuses: Sequence[Status] = LIVE_STATUSES,
                    ) -> dict[int, builtins.list[tuple[int, Memory]]]:
         """Memories said in the ``turns`` turns after each given memory, in the same source
         session: {given id: [(turns after it, memory), ...]} (reply carry, policy.conversation).
+        With ``turns_before`` the turns before it come too, at negative steps.
         Memories without a source session and turn have none."""
         scope = self._scope(scope, "follow_ups")
-        if isinstance(turns, bool) or not isinstance(turns, int) or turns < 0:
-            raise InvalidInputError(f"follow_ups: turns must be an integer >= 0, got {turns!r}")
+        for name, value in (("turns", turns), ("turns_before", turns_before)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise InvalidInputError(
+                    f"follow_ups: {name} must be an integer >= 0, got {value!r}")
         wanted: dict[tuple[str, int], builtins.list[tuple[int, int]]] = {}
         for memory in memories:
             session, turn = memory.source_ref.get("session"), memory.source_ref.get("turn")
             if not isinstance(session, str) or isinstance(turn, bool) or not isinstance(turn, int):
                 continue
-            for step in range(1, turns + 1):
+            for step in [*range(-turns_before, 0), *range(1, turns + 1)]:
                 wanted.setdefault((session, turn + step), []).append((memory.id, step))
         if not wanted:
             return {}

@@ -255,8 +255,8 @@ def check_keyword_search(make_store: StoreFactory) -> None:
 
 
 def check_follow_ups(make_store: StoreFactory) -> None:
-    """The memories said in the next turns of the same source session, in the asked scope,
-    kinds and statuses only (reply carry)."""
+    """The memories said in the next (and, asked, the previous) turns of the same source
+    session, in the asked scope, kinds and statuses only (reply carry)."""
     def said(scope: str, text: str, session: str, turn: int, kind: str = "episodic") -> Any:
         return store.add(scope, text, kind=kind, category="event" if kind == "episodic"
                          else "fact", source_ref={"session": session, "turn": turn})
@@ -281,9 +281,15 @@ def check_follow_ups(make_store: StoreFactory) -> None:
         live = store.follow_ups("u", [ask], turns=1, kinds=["episodic"])
         _expect(live == {}, f"archived memories are not live follow-ups: {live}")
         _expect(store.follow_ups("u", [ask], turns=0) == {}, "turns=0 finds nothing")
+        back = store.follow_ups("u", [later], turns=0, turns_before=2, kinds=["episodic"])
+        got = {k: [(step, m.id) for step, m in v] for k, v in back.items()}
+        _expect(got == {later.id: [(-2, ask.id)]},  # the archived reply is not live
+                f"follow_ups(turns=0, turns_before=2) -> {got}")
         for bad in (-1, "2", True, 1.5):
             _rejects(store, ["u"], InvalidInputError, f"follow_ups(turns={bad!r})",
                      store.follow_ups, "u", [ask], turns=bad)
+            _rejects(store, ["u"], InvalidInputError, f"follow_ups(turns_before={bad!r})",
+                     store.follow_ups, "u", [ask], turns=1, turns_before=bad)
 
 
 def check_said_between(make_store: StoreFactory) -> None:
