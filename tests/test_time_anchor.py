@@ -153,6 +153,9 @@ def test_what_was_said_that_day_joins_the_candidates_beyond_the_search_pool(
     ("Do you remember when I moved to Berlin?", True),
     ("What year did I adopt my first dog?", True),
     ("Which month was the wedding?", True),
+    ("How long have I been learning the piano?", True),
+    ("他养狗多久了", True),
+    ("How many kids do I have?", False),
     ("我什么时候去的北京？", True),
     ("上次体检是哪天", True),
     ("What do I do when I'm stressed?", False),  # "when" as a condition, not a question
@@ -170,6 +173,9 @@ def test_a_question_asking_when_is_told_apart(query: str, expected: bool) -> Non
     ("Graduated in 2019", True),
     ("我3月5日去体检", True),
     ("去年搬到了上海", True),
+    ("We've been together for three years", True),
+    ("我学了两年钢琴", True),
+    ("I have two dogs", False),
     ("I love pottery, it calms me down", False),
     ("我喜欢吃辣", False),
     ("I may come along", False),  # "may" is no month

@@ -241,26 +241,29 @@ def said_or_dated_within(content: str, said_at: datetime,
 
 _ASKS_WHEN = re.compile(
     r"^\s*(?:do you (?:remember|know)\s+|can you tell me\s+|remind me\s+)?"
-    r"(?:when|since when|how long ago|what (?:year|month|date|day|time of year)"
-    r"|which (?:year|month|date|day))\b"
-    r"|什么时候|啥时候|何时|哪天|哪一天|哪年|哪一年|几月|哪个月|几号|多久以前|多久前",
+    r"(?:when|since when|how long|what (?:year|month|date|day|time of year)"
+    r"|which (?:year|month|date|day)|how many (?:days|weeks|months|years))\b"
+    r"|什么时候|啥时候|何时|哪天|哪一天|哪年|哪一年|几月|哪个月|几号|多久|多长时间|几年|几个月",
     re.IGNORECASE)
+_AMOUNT = r"(?:\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|few|a couple of)"
 _STATES_TIME = re.compile(
     r"\b(?:19|20)\d{2}\b|\d{2,4}\s*年|\d{1,2}\s*月\s*\d{1,2}\s*[日号]|去年|前年|今年"
+    r"|[一二两三四五六七八九十几\d]+\s*(?:个月|年)"
     r"|\b(?:january|february|march|april|june|july|august|september|october|november"
     r"|december)\b|\b(?:jan|feb|mar|apr|aug|sept?|oct|nov|dec)\.? \d{1,2}\b"
-    r"|\b(?:\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of)"
-    r" (?:days?|weeks?|months?|years?) ago\b",
+    rf"|\b{_AMOUNT} (?:days?|weeks?|months?|years?)\b",
     re.IGNORECASE)
 
 
 def asks_when(query: str) -> bool:
-    """Does the question ask for a time ("When did I…", "哪天", "what year")?"""
+    """Does the question ask for a time or a duration ("When did I…", "how long", "哪天",
+    "what year")?"""
     return bool(_ASKS_WHEN.search(query))
 
 
 def states_time(content: str) -> bool:
-    """Does the memory say when: an ISO label, a relative date phrase, a calendar date,
-    a month or a year ("in July", "2019", "两年前" resolved, "3月5日")?"""
+    """Does the memory say when or how long: an ISO label, a relative date phrase, a
+    calendar date, a month, a year or a span ("in July", "2019", "for three years",
+    "两年", "3月5日")?"""
     return bool(_LABEL.search(content) or _DATED.search(content) or _PATTERN.search(content)
                 or _STATES_TIME.search(content))
