@@ -135,10 +135,11 @@ class MemoryConfig:
     """A keyword (BM25) hit counts this much of a context match: its keyword score has
     already raised the relevance the store fused, so a full match counted it twice. 0.5
     (was 1) chosen on LoCoMo conversations 0-4, checked on 5-9: USE +0.9 / -0.1, e5 +0.7 /
-    +0.8 points of Recall@10; with e5, 0 is better still (bench/README.md)."""
+    +0.8 points of Recall@10; with the when match and carry back, 0.5 is best for e5 too
+    (bench/README.md)."""
     when_context: float = 1.0
     """Type and scene match (seed 000 §3.4) for a question asking when: a memory that
-    says when (a date, a month, "two weeks ago") gets this context match
+    says when (a date, a month, "two weeks ago", "for three years") gets this context match
     (policy.dates.asks_when / states_time; 0: off). Chosen on LoCoMo conversations 0-4,
     checked on 5-9 (bench/README.md)."""
     tau_days: Mapping[str, float] = field(default_factory=_default_tau_days)
