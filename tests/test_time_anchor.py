@@ -203,3 +203,17 @@ def test_a_question_asking_when_prefers_the_memory_that_says_when(store: MemoryS
     other = {i["id"]: i for i in recall_memories(store, "u", "What pet does Nate have?",
                                                  now=LATER, config=CONFIG, touch=False)}
     assert "says_when" not in other[dated.id]["routes"]
+
+
+def test_a_chinese_question_asking_when_prefers_the_memory_that_says_when(
+        store: MemoryStore) -> None:
+    plain = store.add("u", "我在杭州买了一套房子", category="event", at=T0 + timedelta(days=2))
+    dated = store.add("u", "我去年在杭州买了一套房子", category="event", at=T0)
+    query = "我是什么时候在杭州买的房子？"
+    items = {i["id"]: i for i in recall_memories(store, "u", query, now=LATER, config=CONFIG,
+                                                 touch=False)}
+    assert items[dated.id]["score"] > items[plain.id]["score"]
+    assert "says_when" in items[dated.id]["routes"]
+    off = {i["id"]: i for i in recall_memories(store, "u", query, now=LATER, touch=False,
+                                               config=CONFIG.replace(when_context=0.0))}
+    assert off[plain.id]["score"] > off[dated.id]["score"]

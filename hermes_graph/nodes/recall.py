@@ -213,8 +213,8 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     for memory_id in dated:  # the route explains the context match
         found.add(found.memories[memory_id], "dated")
     # type and scene match: a question asking when wants a memory that says when
-    asks_time = config.when_context > 0 and asks_when(query)
-    says_when = {i for i, m in found.memories.items() if asks_time and states_time(m.content)}
+    says_when = ({i for i, m in found.memories.items() if states_time(m.content)}
+                 if config.when_context > 0 and asks_when(query) else set())
     for memory_id in says_when:
         found.add(found.memories[memory_id], "says_when")
     best = max((found.similarity.get(i, 0.0) * subject[i] * anchored[i]
