@@ -253,6 +253,8 @@ class MemoryConfig:
                 raise InvalidInputError(
                     f"--set expects FIELD=VALUE with a MemoryConfig field, got {setting!r}")
             current = fields[name]
+            if not isinstance(current, (bool, float, int)):
+                raise InvalidInputError(f"--set: {name} is not a number or a switch")
             try:
                 if isinstance(current, bool):
                     if text.lower() not in ("true", "false", "1", "0"):
@@ -260,10 +262,8 @@ class MemoryConfig:
                     changes[name] = text.lower() in ("true", "1")
                 elif isinstance(current, float):
                     changes[name] = float(text)
-                elif isinstance(current, int):
-                    changes[name] = int(text)
                 else:
-                    raise InvalidInputError(f"--set: {name} is not a number or a switch")
+                    changes[name] = int(text)
             except ValueError:
                 raise InvalidInputError(
                     f"--set {name}: {text!r} is not a {type(current).__name__}") from None

@@ -190,6 +190,7 @@ def test_config_settings_from_a_command_line_are_typed_and_checked() -> None:
     assert (config.keyword_context, config.recall_k, config.subject_free_query) == (0.0, 5, False)
     for bad, named in [("nope=1", "nope"), ("keyword_context=abc", "abc"),
                        ("keyword_context", "keyword_context"), ("recall_k=2.5", "2.5"),
-                       ("keyword_context=-1", "keyword_context")]:
+                       ("keyword_context=-1", "keyword_context"),
+                       ("reply_carry_kinds=episodic", "not a number or a switch")]:
         with pytest.raises(InvalidInputError, match=named):
             MemoryConfig().with_settings([bad])
