@@ -236,16 +236,11 @@ def machine_info() -> dict[str, Any]:
 
 
 # --- the fresh-process RSS probe --------------------------------------------------------------
-def make_embeddings(name: str) -> Embeddings:
-    """The embedder of ``--embedder NAME`` (the probe process builds its own)."""
-    return named_embeddings(name)
-
-
 def probe(job: Mapping[str, Any]) -> dict[str, float]:
     """In this (fresh) process: load the embedder, open the store, search, run the hot
     path over ``job["queries"]`` rotating over ``job["scopes"]``; report RSS and times."""
     started = time.perf_counter()
-    embeddings = make_embeddings(str(job["embedder"]))
+    embeddings = named_embeddings(str(job["embedder"]))  # the probe process builds its own
     loaded = time.perf_counter()
     scopes, queries = list(job["scopes"]), list(job["queries"])
     config = MemoryConfig()
