@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
 from tqdm import tqdm
 
 from hermes_graph.bench.cli import add_bench_parser
@@ -28,7 +29,11 @@ from hermes_graph.eval.scenarios import (
     load_scenarios,
 )
 from hermes_graph.explain import explain, format_explanation
+from hermes_graph.extract.base import Extractor
+from hermes_graph.extract.learned import LearnedExtractor
+from hermes_graph.extract.rules import RuleExtractor
 from hermes_graph.extract.verbatim import VerbatimExtractor
+from hermes_graph.language.cli import add_train_parser
 from hermes_graph.replay import Replayer, TurnTrace
 from hermes_graph.store import MemoryStore
 
@@ -64,6 +69,18 @@ def _print_trace(trace: TurnTrace) -> None:
         print(f"  assistant (recorded): {trace.reply}")
 
 
+EXTRACTOR_NAMES = ("learned", "rule", "verbatim")
+
+
+def make_extractor(name: str, config: MemoryConfig, embeddings: Embeddings) -> Extractor:
+    """The extractor a command line names."""
+    if name == "verbatim":
+        return VerbatimExtractor(config)
+    if name == "rule":
+        return RuleExtractor(config)
+    return LearnedExtractor(config, embeddings=embeddings)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     if detect_format(args.file) == "scenarios":
         sessions: list[Session] = [s for sc in load_scenarios(args.file) for s in sc.sessions]
@@ -72,8 +89,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     path = args.db or ":memory:"
     traces: list[dict[str, Any]] = []
     with MemoryStore(path, embeddings=named_embeddings(args.embedder)) as store:
-        replayer = Replayer(store, extractor=VerbatimExtractor(store.config)
-                            if args.extractor == "verbatim" else None)
+        replayer = Replayer(store, extractor=make_extractor(args.extractor, store.config,
+                                                            store.embeddings))
         for session in tqdm(sessions, desc="replay", unit="session", file=sys.stderr,
                             disable=args.json or len(sessions) < 2):
             replayer.replay(session, on_turn=(lambda t: traces.append(vars(t))) if args.json
@@ -91,7 +108,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     def advance(_: Scenario) -> None:
         bar.update(1)
 
-    report = evaluate(scenarios, embeddings=named_embeddings(args.embedder), config=MemoryConfig(),
+    embeddings, config = named_embeddings(args.embedder), MemoryConfig()
+    report = evaluate(scenarios, embeddings=embeddings, config=config,
+                      extractor_factory=lambda: make_extractor(args.extractor, config, embeddings),
                       progress=advance, history_sessions=args.history)
     bar.close()
     result = report.to_json()
@@ -182,6 +201,13 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_extractor_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--extractor", choices=EXTRACTOR_NAMES, default="learned",
+                        help="learned: the trained extraction model (default); rule: the older "
+                        "signal-phrase rules; verbatim: every user turn kept whole, importance "
+                        "rated from what it tells")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hermes-graph",
@@ -201,9 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "recorded assistant turns are used as is (no model is called). Prints "
                        "a per-turn trace: recalled, injected, gate decisions.")
     p.add_argument("file")
-    p.add_argument("--extractor", choices=("rule", "verbatim"), default="rule",
-                   help="rule: the rule-based extractor (default); verbatim: every user turn "
-                   "kept whole, importance rated from what it tells")
+    add_extractor_option(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("eval", parents=[common], help="evaluate a scenario file",
@@ -212,6 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "recall ms, for the file and per category.")
     p.add_argument("file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_extractor_option(p)
     p.add_argument("--history", type=int, default=0, metavar="N",
                    help="long-history variant: give every scope N earlier sessions of unrelated "
                    "history (task talk, chit-chat, harmless durable facts) first")
@@ -254,6 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_import)
 
     add_bench_parser(sub)
+    add_train_parser(sub)
     return parser
 
 

@@ -92,6 +92,29 @@ class MemoryConfig:
     forget_match_cosine: float = 0.6
     """A forget request erases memories this close to what it names (or sharing its terms)."""
     drop_phone_numbers: bool = True
+    extract_keep_threshold: float = 0.5
+    """The extraction model keeps a clause whose keep probability reaches this."""
+    extract_join_threshold: float = 0.5
+    """A kept clause joins the kept clause before it into one memory at this join
+    probability ("我爸有痛风，海鲜和啤酒都不能碰" is one constraint)."""
+    extract_venting_threshold: float = 0.5
+    """A kept clause said in the heat of the moment (venting probability at least this) is
+    stored as emotional: it overrides nothing (seed 001 §5.2)."""
+    extract_forget_threshold: float = 0.5
+    """A clause whose forget probability reaches this is a forget request."""
+    emotional_confidence: float = 0.6
+    """Confidence given at most to a memory said in the heat of the moment."""
+    answer_max_chars: int = 40
+    """A kept user turn this short that answers the assistant's question is stored with
+    the question ("预算多少？" / "50万左右")."""
+    category_importance: Mapping[str, int] = field(default_factory=lambda: {
+        "rule": 8, "constraint": 9, "identity": 7, "preference": 6, "fact": 5, "event": 5})
+    """Importance of a new memory about the user, by category (seed 000 §2.2)."""
+    family_importance: int = 5
+    """Importance of a family member's or pet's own fact: kept, recalled when relevant,
+    never in the core profile."""
+    third_party_importance: int = 3
+    """Importance of who someone outside the family is to the user."""
     """Treat phone numbers as secrets (seed 004 privacy rules)."""
     substance_importance_base: float = 1.0
     """Importance of a verbatim memory that tells nothing (policy.substance, seed 001 §2.2)."""

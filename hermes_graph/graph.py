@@ -20,7 +20,7 @@ from langgraph.runtime import Runtime
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.extract.base import Extractor, Turn
-from hermes_graph.extract.rules import RuleExtractor
+from hermes_graph.extract.learned import LearnedExtractor
 from hermes_graph.nodes._common import context_of, now_of
 from hermes_graph.nodes.extract import make_extract_node
 from hermes_graph.nodes.gate import make_gate_node
@@ -51,7 +51,7 @@ def memory_nodes(store: MemoryStore, *, config: MemoryConfig | None = None,
                  token_counter: TokenCounter = approx_tokens) -> MemoryNodes:
     """The five memory nodes bound to a store (the model node is the user's)."""
     config = config or MemoryConfig()
-    extractor = extractor or RuleExtractor(config)
+    extractor = extractor or LearnedExtractor(config, embeddings=store.embeddings)
     submit = None
     if writer is not None:
         def submit(context: MemoryContext, turns: list[Turn]) -> None:

@@ -20,7 +20,7 @@ from hermes_graph.clock import FakeClock
 from hermes_graph.config import MemoryConfig
 from hermes_graph.eval.scenarios import Session
 from hermes_graph.extract.base import MESSAGE_REF_KEY, Extractor, Turn
-from hermes_graph.extract.rules import RuleExtractor
+from hermes_graph.extract.learned import LearnedExtractor
 from hermes_graph.graph import create_memory_graph
 from hermes_graph.nodes.inject import build_block
 from hermes_graph.nodes.recall import recall_memories
@@ -61,7 +61,7 @@ class Replayer:
                  token_counter: TokenCounter = approx_tokens) -> None:
         self.store = store
         self.config = config or MemoryConfig()
-        self.extractor = extractor or RuleExtractor(self.config)
+        self.extractor = extractor or LearnedExtractor(self.config, embeddings=store.embeddings)
         self.count = token_counter
         self.clock = FakeClock("2000-01-01T00:00:00+00:00")
         self.graph = create_memory_graph(None, store=store, config=self.config,

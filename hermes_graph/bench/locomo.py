@@ -14,7 +14,7 @@ Modes:
   tells), and a write config whose bounded gate never evicts and whose semantic
   dedup is off. Every turn must be stored (an exact repeat of an earlier turn is
   confirmed instead, and counted).
-* ``pipeline`` — the real RuleExtractor -> gate -> persist path with the default
+* ``pipeline`` — the real LearnedExtractor -> gate -> persist path with the default
   config; the report says how much evidence survives the gates.
 """
 
@@ -47,7 +47,7 @@ from hermes_graph.bench.locomo_data import (
 )
 from hermes_graph.config import MemoryConfig
 from hermes_graph.errors import HermesError
-from hermes_graph.extract.rules import RuleExtractor
+from hermes_graph.extract.learned import LearnedExtractor
 from hermes_graph.extract.verbatim import VerbatimExtractor
 from hermes_graph.nodes.gate import NEW_ROW_ACTIONS
 from hermes_graph.nodes.inject import build_block
@@ -221,7 +221,8 @@ def run_locomo(data: LocomoData, *, mode: Mode = "raw", ks: Sequence[int] = DEFA
     if db is not None and db.exists():
         raise HermesError(f"bench locomo: {db} exists; the benchmark writes a fresh store")
     config, asking = write_config(mode, config), recall_config(ks, recall_k, config)
-    extractor = VerbatimExtractor(config, keep_all=True) if mode == "raw" else RuleExtractor(config)
+    extractor = VerbatimExtractor(config, keep_all=True) if mode == "raw" else LearnedExtractor(
+        config, embeddings=embeddings)
     stats = WriteStats()
     outcomes: list[QuestionOutcome] = []
     turns = sum(len(c.turns) for c in data.conversations)

@@ -8,6 +8,7 @@ path embeds one sentence, where more threads only add overhead.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from importlib.metadata import version
 
 import numpy as np
@@ -41,3 +42,10 @@ class USEEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         vector: list[float] = np.asarray(self._model.encode(text), dtype=np.float32).tolist()
         return vector
+
+
+@lru_cache(maxsize=1)
+def shared_use() -> USEEmbeddings:
+    """One USE model per process, for the parts that need USE whatever the store embeds
+    with (the extraction model reads USE features)."""
+    return USEEmbeddings()

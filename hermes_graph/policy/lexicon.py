@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from hermes_graph.policy.hanzi import script_joined, simplified
+from hermes_graph.language.hanzi import script_joined, simplified
 
 
 def rx(*patterns: str) -> re.Pattern[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from hermes_graph.policy.hanzi import simplified
+from hermes_graph.language.hanzi import simplified
 
 TASK_FRAME = re.compile(
     r"(?:\b(summari[sz]e|summary of|tl;?dr|translate|translation|proofread|rewrite|rephrase|paraphrase|reword|"

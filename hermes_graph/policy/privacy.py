@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from hermes_graph.policy.hanzi import simplified
+from hermes_graph.language.hanzi import simplified
 from hermes_graph.types import Candidate
 
 

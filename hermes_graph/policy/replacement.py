@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hermes_graph.policy.hanzi import simplified
+from hermes_graph.language.hanzi import simplified
 from hermes_graph.policy.normalize import distinctive_terms
 
 _OLD = r"(?P<old>.{1,40}?)"

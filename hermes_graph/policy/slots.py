@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from hermes_graph.policy.hanzi import script_joined, simplified
+from hermes_graph.language.hanzi import script_joined, simplified
 from hermes_graph.policy.topics import concepts_of
 
 BACKENDS = r"Django|DRF|Flask|FastAPI|Rails|Laravel|Spring Boot|Express|NestJS|Phoenix|Gin"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from hermes_graph.policy.hanzi import simplified
+from hermes_graph.language.hanzi import simplified
 
 
 def _rx(*patterns: str) -> re.Pattern[str]:
