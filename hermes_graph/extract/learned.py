@@ -24,7 +24,7 @@ from hermes_graph.config import MemoryConfig
 from hermes_graph.embeddings.base import EmbeddingCache, embedder_identity
 from hermes_graph.extract.base import Turn, source_ref
 from hermes_graph.language.model import ClauseScores, ExtractionModel, load_model
-from hermes_graph.language.segment import Segment, split_sentences
+from hermes_graph.language.segment import Segment, segments
 from hermes_graph.policy import privacy
 from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.forgetting import FORGET_ALL
@@ -54,6 +54,13 @@ def _shared_use() -> Embeddings:
     from hermes_graph.embeddings.use import shared_use
 
     return shared_use()
+
+
+def last_sentence(text: str) -> str:
+    """The last sentence of a message, with its mark ("你预算多少？")."""
+    clauses = segments(text)
+    last = [c for c in clauses if c.sentence == clauses[-1].sentence] if clauses else []
+    return text[last[0].start:].strip() if last else text.strip()
 
 
 def memory_label(scores: ClauseScores) -> str:
@@ -157,7 +164,7 @@ class LearnedExtractor:
             subject, category, importance = "third_party", "fact", config.third_party_importance
         if before.rstrip().endswith(("?", "？")) and len(said) <= config.answer_max_chars:
             # "预算多少？" / "50万左右": the answer means nothing without its question
-            content = f"{split_sentences(before)[-1]} {content}"
+            content = f"{last_sentence(before)} {content}"
         replaced = replacement_in(content) if change == "update" else None
         return Candidate(
             content=with_absolute_dates(content, turn.at), kind=KIND_OF_CATEGORY[category],

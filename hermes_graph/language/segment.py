@@ -21,7 +21,7 @@ _CLAUSE_MARK = re.compile(
     rf"[，～~]+|(?<!\d),|,(?!\d)|\s+[—–-]{{1,2}}\s+|—+|(?<=[{_HAN}])\s+(?=[{_HAN}])")
 _BRACKETS = re.compile(r"\([^()]*\)|（[^（）]*）|“[^“”]*”|\"[^\"]*\"")
 _CONTENT = re.compile(r"[^\W_]", re.UNICODE)
-_EDGE = " \t\r\n.,;:!?，。；：！？、~～…-—–\"'“”‘’"
+_EDGE = " \t\r\n.,;:!?，。；：！？、~～…-—–"
 
 
 @dataclass(frozen=True, kw_only=True)

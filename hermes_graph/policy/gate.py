@@ -256,8 +256,9 @@ def _frozen_gate(candidate: Candidate, near: Neighbourhood, targets: Sequence[in
 
 def inherit_role(candidate: Candidate, holders: Sequence[Memory]) -> Candidate:
     """A new value of a slot keeps the role of the value it replaces: "现在换成 iPhone 了"
-    is as much the user's identity as "我手机是小米13" was."""
-    if candidate.category != "fact":
+    is as much the user's identity as "我手机是小米13" was, and "we moved to Portland last
+    month" is where the user lives now, not only an event."""
+    if candidate.category not in ("fact", "event"):
         return candidate
     old = max(holders, key=lambda m: m.importance)
     return replace(candidate, kind=old.kind, category=old.category,
