@@ -102,8 +102,10 @@ class LearnedExtractor:
         if not turns or turns[-1].role != "user" or not turns[-1].content.strip():
             return []  # assistant statements never become memories about the user
         turn = turns[-1]
-        said = turn.content.removeprefix(f"{turn.speaker}:") if turn.speaker else turn.content
-        before = turns[-2].content if len(turns) > 1 and turns[-2].role == "assistant" else ""
+        said = (turn.content.removeprefix(f"{turn.speaker}:") if turn.speaker
+                else turn.content).strip()
+        before = turns[-2].content if len(turns) > 1 and (
+            turns[-2].role == "assistant" or turns[-2].speaker not in (None, turn.speaker)) else ""
         ref = source_ref(turn)
         reads = self.read(said, context=before)
         candidates: list[Candidate] = []
@@ -166,6 +168,8 @@ class LearnedExtractor:
             # "预算多少？" / "50万左右": the answer means nothing without its question
             content = f"{last_sentence(before)} {content}"
         replaced = replacement_in(content) if change == "update" else None
+        if turn.speaker and turn.content.startswith(f"{turn.speaker}:"):
+            content = f"{turn.speaker}: {content}"  # who said it, as the turn named them
         return Candidate(
             content=with_absolute_dates(content, turn.at), kind=KIND_OF_CATEGORY[category],
             category=category, subject=subject,
@@ -174,7 +178,7 @@ class LearnedExtractor:
             confidence=min(keep, config.emotional_confidence) if venting else keep,
             source="emotional" if venting else "explicit",
             slot=slot_of(content) if subject == "user" else None,
-            change_signal=change == "update", negation=change == "retraction",
+            change_signal=change in ("update", "retraction"), negation=change == "retraction",
             restated=change == "restatement",
             replaces=tuple(sorted(replaced.old)) if replaced is not None else (),
             source_ref={**ref, "extraction": [r.scores.summary() for r in group]})

@@ -23,7 +23,7 @@ REGISTERS = (
     "terse", "long_multi_fact", "implied_preference", "indirect_correction", "typos_slang",
     "question_with_fact", "hypothetical", "quote", "venting", "task_request", "answer_rule",
     "forget_request", "third_party", "smalltalk", "joke", "secret", "reply_to_assistant",
-    "assistant_claim", "restatement", "life_event", "plan",
+    "assistant_claim", "restatement", "life_event", "plan", "friend_chat",
 )
 MEMORY_CATEGORIES = ("identity", "preference", "constraint", "rule", "event", "plan",
                      "relationship", "fact")

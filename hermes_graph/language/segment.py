@@ -20,6 +20,7 @@ _ABBREVIATION = re.compile(r"\b(dr|mr|mrs|ms|prof|st|mt|jr|sr|vs|etc|e\.g|i\.e|n
 _CLAUSE_MARK = re.compile(
     rf"[，～~]+|(?<!\d),|,(?!\d)|\s+[—–-]{{1,2}}\s+|—+|(?<=[{_HAN}])\s+(?=[{_HAN}])")
 _BRACKETS = re.compile(r"\([^()]*\)|（[^（）]*）|“[^“”]*”|\"[^\"]*\"")
+_HAN_CHAR = re.compile(rf"[{_HAN}]")
 _CONTENT = re.compile(r"[^\W_]", re.UNICODE)
 _EDGE = " \t\r\n.,;:!?，。；：！？、~～…-—–"
 
@@ -64,6 +65,13 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def _too_short(text: str) -> bool:
+    """A lead-in too short to say anything alone ("Also", "嗯", "btw"): it is read with the
+    clause after it."""
+    words = text.split()
+    return len(words) <= 1 and len(text) <= (2 if _HAN_CHAR.search(text) else 6)
+
+
 def segments(message: str) -> list[Segment]:
     """The clauses of ``message`` in order; pieces with no letter or digit are left out."""
     guard = [(m.start(), m.end()) for m in _BRACKETS.finditer(message)]
@@ -72,9 +80,15 @@ def segments(message: str) -> list[Segment]:
     for s_start, s_end, mark in _pieces(message, _SENTENCE_MARK, 0, len(message), guard):
         found = False
         clauses = _pieces(message, _CLAUSE_MARK, s_start, s_end, guard)
+        lead: int | None = None
         for n, (c_start, c_end, _) in enumerate(clauses):
             start, end = _trimmed(message, c_start, c_end)
             if not _CONTENT.search(message[start:end]):
+                continue
+            if lead is not None:
+                start, lead = lead, None
+            if n < len(clauses) - 1 and _too_short(message[start:end]):
+                lead = start
                 continue
             out.append(Segment(text=message[start:end], start=start, end=end,
                                sentence=sentence,
