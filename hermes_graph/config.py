@@ -92,8 +92,10 @@ class MemoryConfig:
     forget_match_cosine: float = 0.6
     """A forget request erases memories this close to what it names (or sharing its terms)."""
     drop_phone_numbers: bool = True
-    extract_keep_threshold: float = 0.5
-    """The extraction model keeps a clause whose keep probability reaches this."""
+    extract_keep_threshold: float = 0.3
+    """The extraction model keeps a clause whose keep score (the keep head's probability
+    times the chances that it is a memory's kind of thing and about the user, family or
+    someone in their life) reaches this."""
     extract_join_threshold: float = 0.5
     """A kept clause joins the kept clause before it into one memory at this join
     probability ("我爸有痛风，海鲜和啤酒都不能碰" is one constraint)."""
@@ -102,6 +104,10 @@ class MemoryConfig:
     stored as emotional: it overrides nothing (seed 001 §5.2)."""
     extract_forget_threshold: float = 0.5
     """A clause whose forget probability reaches this is a forget request."""
+    slot_cosine: float = 0.4
+    """A statement fills the single-valued slot of its closest example in
+    ``language.slots`` when that cosine reaches this (and the closest example is a slot's,
+    not one of the many-valued statements)."""
     emotional_confidence: float = 0.6
     """Confidence given at most to a memory said in the heat of the moment."""
     answer_max_chars: int = 40
@@ -174,6 +180,11 @@ class MemoryConfig:
     Facts and procedures keep full weight (their newest version is usually the one)."""
     similarity_floor: float = 0.15
     """Coarse stage: vector hits below this cosine (and no keyword hit) are not considered."""
+    expired_plan_factor: float = 0.3
+    """A plan whose dated days are all past has its relevance multiplied by this: it may
+    still answer a question about it, but no longer steers unrelated planning."""
+    plan_grace_days: int = 2
+    """Days after a plan's last dated day before it counts as past."""
     inject_floor: float = 0.20
     """Absolute fused-score floor under which nothing is injected."""
     recall_k: int = 8

@@ -25,11 +25,12 @@ from hermes_graph.embeddings.base import EmbeddingCache, embedder_identity
 from hermes_graph.extract.base import Turn, source_ref
 from hermes_graph.language.model import ClauseScores, ExtractionModel, load_model
 from hermes_graph.language.segment import Segment, segments
+from hermes_graph.language.slots import SlotReader
 from hermes_graph.policy import privacy
 from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.forgetting import FORGET_ALL
 from hermes_graph.policy.replacement import replacement_in
-from hermes_graph.policy.slots import slot_of
+from hermes_graph.policy.scoring import PLAN
 from hermes_graph.policy.subjects import family_relation
 from hermes_graph.types import KIND_OF_CATEGORY, Candidate, Category, Memory
 
@@ -40,6 +41,9 @@ CATEGORY_OF_LABEL: dict[str, Category] = {
 """The model's memory labels as stored categories: a plan is an event still to come, whom
 the user lives with is who they are."""
 KEPT_SUBJECTS = ("user", "family", "third_party")
+
+
+_SLOT_READERS: dict[tuple[str, float], SlotReader] = {}
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,21 @@ def last_sentence(text: str) -> str:
     return text[last[0].start:].strip() if last else text.strip()
 
 
+def keep_score(scores: ClauseScores) -> float:
+    """How surely a clause is kept: the keep head's probability, times the chance that it
+    is a kind of thing a memory holds and about someone a memory may be about. The heads
+    check each other: a clause the keep head likes but the category head reads as a
+    question ("布洛芬和对乙酰氨基酚能一起吃吗") is not kept."""
+    return (scores.p("keep", "keep")
+            * sum(scores.p("category", label) for label in CATEGORY_OF_LABEL)
+            * sum(scores.p("subject", subject) for subject in KEPT_SUBJECTS))
+
+
+def kept_subject(scores: ClauseScores) -> str:
+    """Whom a kept clause is about: the likeliest of the user, family, a third party."""
+    return max(KEPT_SUBJECTS, key=lambda subject: scores.p("subject", subject))
+
+
 def memory_label(scores: ClauseScores) -> str:
     """The likeliest label of a kept clause among those a memory can have."""
     return max(CATEGORY_OF_LABEL, key=lambda label: scores.p("category", label))
@@ -80,6 +99,10 @@ class LearnedExtractor:
         if embeddings is None or embedder_identity(embeddings) != self.model.embedder_id:
             embeddings = _shared_use()  # the model reads the features it was trained on
         self._vectors = EmbeddingCache(embeddings, size=256)
+        key = (embedder_identity(embeddings), self.config.slot_cosine)
+        if key not in _SLOT_READERS:  # the examples are embedded once per process
+            _SLOT_READERS[key] = SlotReader(self._embed, threshold=self.config.slot_cosine)
+        self._slots = _SLOT_READERS[key]
 
     def _embed(self, texts: list[str]) -> NDArray[np.float32]:
         return self._vectors.documents(texts)
@@ -89,11 +112,12 @@ class LearnedExtractor:
         config = self.config
         out: list[_Read] = []
         for clause, scores in self.model.read(message, context=context, embed=self._embed):
-            forget = scores.p("change", "forget") >= config.extract_forget_threshold
-            subject, _ = scores.top("subject")
-            kept = (not forget and scores.p("keep", "keep") >= config.extract_keep_threshold
-                    and subject in KEPT_SUBJECTS
-                    and (subject != "third_party" or memory_label(scores) == "relationship"))
+            keep = keep_score(scores) >= config.extract_keep_threshold
+            # a forget request is never a memory itself: "don't use emojis" keeps a rule
+            forget = not keep and scores.p("change", "forget") >= config.extract_forget_threshold
+            # of someone outside the family, only who they are to the user is kept
+            kept = keep and (kept_subject(scores) != "third_party"
+                             or memory_label(scores) == "relationship")
             out.append(_Read(clause, scores, kept, forget))
         return out
 
@@ -110,6 +134,7 @@ class LearnedExtractor:
         reads = self.read(said, context=before)
         candidates: list[Candidate] = []
         group: list[_Read] = []
+        forgetting: list[_Read] | None = None
 
         def close() -> None:
             if group:
@@ -121,14 +146,23 @@ class LearnedExtractor:
                                            include_phone=self.config.drop_phone_numbers)
             if secrets:  # the secret itself goes no further, not even into a trace
                 close()
+                forgetting = None
                 candidates.append(Candidate(content="[redacted]", kind="semantic",
                                             category="fact", source_ref=ref,
                                             drop_reason=f"secret:{'+'.join(secrets)}"))
                 continue
             if read.forget:
                 close()
-                candidates.append(self._forget(read, ref))
+                if forgetting is not None:
+                    # "I'd rather you didn't keep where I live. Please forget that bit": one
+                    # request, named in its first part
+                    candidates[-1] = self._forget(said, [*forgetting, read], ref)
+                    forgetting.append(read)
+                else:
+                    forgetting = [read]
+                    candidates.append(self._forget(said, forgetting, ref))
                 continue
+            forgetting = None
             if not read.kept:
                 close()
                 candidates.append(self._dropped(read, ref))
@@ -142,7 +176,7 @@ class LearnedExtractor:
     def _joins(self, last: _Read, read: _Read) -> bool:
         return (read.clause.start >= last.clause.end
                 and read.scores.p("join", "join") >= self.config.extract_join_threshold
-                and read.scores.top("subject")[0] == last.scores.top("subject")[0])
+                and kept_subject(read.scores) == kept_subject(last.scores))
 
     def _candidate(self, said: str, group: Sequence[_Read], before: str, turn: Turn,
                    ref: dict[str, object]) -> Candidate:
@@ -151,14 +185,14 @@ class LearnedExtractor:
         first = group[0].scores
         label = memory_label(first)
         category = CATEGORY_OF_LABEL[label]
-        who, _ = first.top("subject")
+        who = kept_subject(first)
         change, _ = first.top("change")
-        keep = min(r.scores.p("keep", "keep") for r in group)
+        keep = min(keep_score(r.scores) for r in group)
         venting = max(r.scores.p("venting", "venting") for r in group) \
             >= config.extract_venting_threshold
         importance = config.category_importance.get(category, config.category_importance["fact"])
         subject = "user"
-        if who == "family":
+        if who == "family" and label != "relationship":  # whom they live with is the user's
             subject = f"user.{family_relation(content) or 'family'}"
             importance = min(importance, config.family_importance) \
                 if category != "identity" else importance
@@ -173,23 +207,27 @@ class LearnedExtractor:
         return Candidate(
             content=with_absolute_dates(content, turn.at), kind=KIND_OF_CATEGORY[category],
             category=category, subject=subject,
-            qualifiers=("plan",) if label == "plan" else (),
+            qualifiers=(PLAN,) if label == "plan" else (),
             importance=importance,
             confidence=min(keep, config.emotional_confidence) if venting else keep,
             source="emotional" if venting else "explicit",
-            slot=slot_of(content) if subject == "user" else None,
+            slot=self._slot(content) if subject == "user" else None,
             change_signal=change in ("update", "retraction"), negation=change == "retraction",
             restated=change == "restatement",
             replaces=tuple(sorted(replaced.old)) if replaced is not None else (),
             source_ref={**ref, "extraction": [r.scores.summary() for r in group]})
 
-    @staticmethod
-    def _forget(read: _Read, ref: dict[str, object]) -> Candidate:
-        everything = FORGET_ALL.search(read.clause.text) is not None
-        return Candidate(content=read.clause.text, kind="semantic", category="fact",
-                         forget=True, importance=10, confidence=read.scores.p("change", "forget"),
-                         qualifiers=("all",) if everything else (),
-                         source_ref={**ref, "extraction": [read.scores.summary()]})
+    def _slot(self, text: str) -> str | None:
+        return self._slots.slot_of(self._embed([text])[0])
+
+    def _forget(self, said: str, reads: Sequence[_Read], ref: dict[str, object]) -> Candidate:
+        content = said[reads[0].clause.start:reads[-1].clause.end]
+        everything = FORGET_ALL.search(content) is not None
+        return Candidate(content=content, kind="semantic", category="fact",
+                         forget=True, importance=10,
+                         confidence=min(r.scores.p("change", "forget") for r in reads),
+                         qualifiers=("all",) if everything else (), slot=self._slot(content),
+                         source_ref={**ref, "extraction": [r.scores.summary() for r in reads]})
 
     @staticmethod
     def _dropped(read: _Read, ref: dict[str, object]) -> Candidate:
@@ -198,7 +236,7 @@ class LearnedExtractor:
         category, _ = read.scores.top("category")
         subject, _ = read.scores.top("subject")
         label = subject if subject not in KEPT_SUBJECTS else category
-        reason = f"not_kept:{label} keep={read.scores.p('keep', 'keep'):.2f}"
+        reason = f"not_kept:{label} keep={keep_score(read.scores):.2f}"
         return Candidate(content=read.clause.text, kind="semantic", category="fact",
                          drop_reason=reason,
                          source_ref={**ref, "extraction": [read.scores.summary()]})

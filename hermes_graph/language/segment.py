@@ -66,10 +66,10 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _too_short(text: str) -> bool:
-    """A lead-in too short to say anything alone ("Also", "嗯", "btw"): it is read with the
-    clause after it."""
+    """A lead-in too short to say anything alone ("Also", "Actually", "嗯", "btw"): it is read
+    with the clause after it."""
     words = text.split()
-    return len(words) <= 1 and len(text) <= (2 if _HAN_CHAR.search(text) else 6)
+    return len(words) <= 1 and len(text) <= (2 if _HAN_CHAR.search(text) else 12)
 
 
 def segments(message: str) -> list[Segment]:

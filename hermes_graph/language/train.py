@@ -28,8 +28,13 @@ Embed = Callable[[list[str]], NDArray[np.float32]]
 @dataclass(frozen=True, kw_only=True)
 class TrainingOptions:
     seed: int = 0
-    c: float = 2.0
+    c: float = 8.0
     """Inverse regularisation strength of every head."""
+    balanced_heads: tuple[str, ...] = ("category", "change", "venting")
+    """Heads whose classes are weighted by their inverse frequency, so rare labels (a forget
+    request, a rule) are not lost to the common ones. Keep, subject and join stay
+    calibrated: the extractor multiplies their probabilities (held-out keep F1 on one
+    training batch: 0.875 with these three balanced, 0.871 with subject too)."""
     max_iter: int = 2000
     heldout_prefix: str = "h"
     spec: FeatureSpec = field(default_factory=FeatureSpec)
@@ -120,8 +125,9 @@ def fit(records: Sequence[Record], *, embed: Embed, embedder_id: str, dense_dim:
         y = np.array([labels.index(labelled[n].labels[head]) for n in rows])
         present = sorted(set(y.tolist()))
         if len(present) > 1:
-            classifier = LogisticRegression(C=options.c, max_iter=options.max_iter,
-                                            random_state=options.seed)
+            classifier = LogisticRegression(
+                C=options.c, max_iter=options.max_iter, random_state=options.seed,
+                class_weight="balanced" if head in options.balanced_heads else None)
             classifier.fit(x[rows], y)
             coef = classifier.coef_
             intercept = classifier.intercept_
@@ -139,6 +145,7 @@ def fit(records: Sequence[Record], *, embed: Embed, embedder_id: str, dense_dim:
     return ExtractionModel(spec=options.spec, embedder_id=embedder_id, dense_dim=dense_dim,
                            w_dense=w_dense, w_sparse=w_sparse, bias=bias,
                            meta={"seed": options.seed, "c": options.c,
+                                 "balanced_heads": list(options.balanced_heads),
                                  "records": len(records), "clauses": len(labelled),
                                  "batches": sorted({r.batch for r in records})})
 

@@ -36,6 +36,7 @@ from hermes_graph.types import (
 
 NEIGHBOURS = 5
 SLOT_FAMILY: dict[str, tuple[str, ...]] = {"employer": ("job", "commute"), "job": ("employer",),
+                                           "work": ("schedule", "commute"),
                                            "residence": ("commute",)}
 """Slots that change together: a new employer is usually a new job too ("new gig, fully
 remote instructional designer" after "I teach at a secondary school"), and a new home or
@@ -48,7 +49,8 @@ def neighbourhood(store: MemoryStore, scope: str, candidate: Candidate) -> Neigh
     """Gather what the scope holds near a candidate (the gate itself stays pure)."""
     if candidate.drop_reason is not None:
         return Neighbourhood()
-    slots = slots_named(candidate.content) if candidate.forget else (
+    slots = [*slots_named(candidate.content), *([candidate.slot] if candidate.slot else [])] \
+        if candidate.forget else (
         [candidate.slot, *SLOT_FAMILY.get(candidate.slot, ())] if candidate.slot else [])
     everything = candidate.forget and ("all" in candidate.qualifiers
                                        or "venting" in candidate.qualifiers

@@ -54,7 +54,7 @@ from hermes_graph.policy.recall import (
     is_core,
     tier_of,
 )
-from hermes_graph.policy.scoring import fused_score, relevance_share
+from hermes_graph.policy.scoring import expired_plan, fused_score, relevance_share
 from hermes_graph.state import MemoryContext, MemoryState, RecalledItem
 from hermes_graph.store import MemoryStore
 from hermes_graph.types import LIVE_STATUSES, Memory
@@ -222,6 +222,8 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
     scored: list[tuple[float, Memory, dict[str, float]]] = []
     for memory_id, memory in found.memories.items():
         own = found.similarity.get(memory_id, 0.0)
+        if expired_plan(memory, now, config):
+            own *= config.expired_plan_factor
         similarity = own * subject[memory_id] * anchored[memory_id]
         keyword_hit = memory_id in found.keyword
         routes = found.routes[memory_id]

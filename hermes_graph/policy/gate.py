@@ -273,7 +273,7 @@ def forget_targets(candidate: Candidate, near: Neighbourhood,
         return [m.id for m in near.everything]
     if "venting" in candidate.qualifiers:  # "昨晚说的都是气话": what was said in anger goes
         return [m.id for m in near.everything if m.source == "emotional"]
-    slots = set(slots_named(candidate.content))
+    slots = set(slots_named(candidate.content)) | ({candidate.slot} if candidate.slot else set())
     ids = [m.id for m in near.slot_holders if m.slot in slots]
     for topic in topics_named(candidate.content):  # "forget the health stuff I told you"
         ids += [m.id for m in near.everything if on_topic(topic, m.content)]

@@ -20,7 +20,11 @@ from datetime import datetime
 
 from hermes_graph.clock import days_between
 from hermes_graph.config import MemoryConfig
+from hermes_graph.policy.dates import dated_spans
 from hermes_graph.types import Memory
+
+PLAN = "plan"
+"""The qualifier of a memory that says what the user intends to do."""
 
 
 def freshness(memory: Memory, now: datetime, config: MemoryConfig) -> float:
@@ -28,6 +32,18 @@ def freshness(memory: Memory, now: datetime, config: MemoryConfig) -> float:
     anchor = max(memory.last_seen_at, memory.created_at)
     age = max(0.0, days_between(anchor, now))
     return math.exp(-age / config.tau_days[memory.kind])
+
+
+def expired_plan(memory: Memory, now: datetime, config: MemoryConfig) -> bool:
+    """A plan dated for days that are all past (by more than ``plan_grace_days``) no
+    longer says what the user will do: "flying to Oslo on Thursday (2026-01-15)" read in
+    March. Undated plans and past events are never expired."""
+    if PLAN not in memory.qualifiers:
+        return False
+    spans = dated_spans(memory.content)
+    return bool(spans) and all(
+        days_between(datetime.combine(end, now.time(), now.tzinfo), now) > config.plan_grace_days
+        for _, end in spans)
 
 
 def frequency(use_count: int, config: MemoryConfig) -> float:
