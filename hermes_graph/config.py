@@ -104,10 +104,9 @@ class MemoryConfig:
     stored as emotional: it overrides nothing (seed 001 §5.2)."""
     extract_forget_threshold: float = 0.5
     """A clause whose forget probability reaches this is a forget request."""
-    slot_cosine: float = 0.4
-    """A statement fills the single-valued slot of its closest example in
-    ``language.slots`` when that cosine reaches this (and the closest example is a slot's,
-    not one of the many-valued statements)."""
+    slot_threshold: float = 0.5
+    """A statement fills the single-valued slot the extraction model's slot head names when
+    its probability reaches this (data/slots/GUIDE.md lists the slots)."""
     emotional_confidence: float = 0.6
     """Confidence given at most to a memory said in the heat of the moment."""
     answer_max_chars: int = 40

@@ -11,10 +11,19 @@ from typing import Any
 import pytest
 
 from hermes_graph.errors import FormatError
-from hermes_graph.language.corpus import REGISTERS, check_files, parse_record, read_corpus
+from hermes_graph.language.corpus import (
+    REGISTERS,
+    SLOTS,
+    check_files,
+    parse_record,
+    parse_slot_record,
+    read_corpus,
+    read_slot_corpus,
+)
 
-CORPUS = Path(__file__).resolve().parent.parent / "data" / "extraction"
-FILES = sorted(CORPUS.glob("*.jsonl"))
+DATA = Path(__file__).resolve().parent.parent / "data"
+FILES = sorted((DATA / "extraction").glob("*.jsonl"))
+SLOT_FILES = sorted((DATA / "slots").glob("*.jsonl"))
 
 
 def test_every_corpus_file_follows_the_guide() -> None:
@@ -97,3 +106,25 @@ def test_check_files_lists_every_problem_with_its_line(tmp_path: Path) -> None:
     assert "not JSON" in problems[0] and "used twice" in problems[2]
     with pytest.raises(FormatError, match="t01.jsonl:2: not JSON"):
         read_corpus([path])
+
+
+def test_the_slot_corpus_covers_every_slot_in_both_languages_with_a_held_out_batch() -> None:
+    statements = read_slot_corpus(SLOT_FILES)
+    assert len(statements) >= 2000
+    for lang in ("zh", "en"):
+        assert {s.slot for s in statements if s.lang == lang} == set(SLOTS)
+    assert any(s.batch.startswith("h") for s in statements)
+
+
+def test_a_bad_slot_record_is_refused_naming_the_problem(tmp_path: Path) -> None:
+    good = {"id": "s9-1", "batch": "s9", "lang": "en", "text": "I live in Leeds",
+            "slot": "residence"}
+    assert parse_slot_record(good, "s.jsonl:1").slot == "residence"
+    with pytest.raises(FormatError, match="'slot' is 'city'"):
+        parse_slot_record({**good, "slot": "city"}, "s.jsonl:1")
+    with pytest.raises(FormatError, match="'text' is empty"):
+        parse_slot_record({**good, "text": " "}, "s.jsonl:1")
+    path = tmp_path / "s9.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps(good), encoding="utf-8")
+    with pytest.raises(FormatError, match="used twice"):
+        read_slot_corpus([path])

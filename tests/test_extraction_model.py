@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from hermes_graph.embeddings.base import embed_texts
 from hermes_graph.errors import FormatError
-from hermes_graph.language.corpus import Record, parse_record
+from hermes_graph.language.corpus import Record, SlotRecord, parse_record
 from hermes_graph.language.features import FeatureSpec
 from hermes_graph.language.model import HEADS, ExtractionModel, read_model
 from hermes_graph.language.train import TrainingOptions, align, evaluate, fit, macro_f1
@@ -51,10 +51,23 @@ def _records() -> list[Record]:
     return out
 
 
+SLOT_STATEMENTS = [SlotRecord(id=f"s-{n}", batch="s", lang="en", text=text, slot=slot)
+                   for n, (text, slot) in enumerate([
+                       ("I live in Leeds", "residence"), ("I live in Oslo", "residence"),
+                       ("I live in Lyon", "residence"), ("I love jazz", "none"),
+                       ("I love tennis", "none"), ("I love soup", "none")])]
+
+
 @pytest.fixture(scope="module")
 def model() -> ExtractionModel:
     return fit(_records(), embed=embed, embedder_id=EMBEDDER.embedder_id, dense_dim=96,
-               options=TrainingOptions(spec=SPEC, c=10.0))
+               options=TrainingOptions(spec=SPEC, c=10.0), slots=SLOT_STATEMENTS)
+
+
+def test_the_slot_head_learns_from_slot_statements(model: ExtractionModel) -> None:
+    report = evaluate(model, [], embed=embed, slots=SLOT_STATEMENTS)
+    assert set(report) == {"slot"} and report["slot"]["en"]["accuracy"] == 1.0
+    assert model.read_whole("I live in Rome", embed=embed).top("slot")[0] == "residence"
 
 
 def test_the_trained_heads_separate_what_they_were_shown(model: ExtractionModel) -> None:

@@ -94,7 +94,7 @@ def test_an_update_signals_a_change(extractor: LearnedExtractor, message: str) -
 def test_the_head_scores_of_a_kept_memory_go_with_it(extractor: LearnedExtractor) -> None:
     (memory,) = kept(extract(extractor, "I'm lactose intolerant"))
     scores = memory.source_ref["extraction"][0]
-    assert set(scores) == {"keep", "category", "subject", "change", "venting", "join"}
+    assert set(scores) == {"keep", "category", "subject", "change", "venting", "join", "slot"}
     assert memory.confidence > 0.5
 
 

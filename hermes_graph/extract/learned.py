@@ -25,7 +25,6 @@ from hermes_graph.embeddings.base import EmbeddingCache, embedder_identity
 from hermes_graph.extract.base import Turn, source_ref
 from hermes_graph.language.model import ClauseScores, ExtractionModel, load_model
 from hermes_graph.language.segment import Segment, segments
-from hermes_graph.language.slots import SlotReader
 from hermes_graph.policy import privacy
 from hermes_graph.policy.dates import with_absolute_dates
 from hermes_graph.policy.forgetting import FORGET_ALL
@@ -41,9 +40,6 @@ CATEGORY_OF_LABEL: dict[str, Category] = {
 """The model's memory labels as stored categories: a plan is an event still to come, whom
 the user lives with is who they are."""
 KEPT_SUBJECTS = ("user", "family", "third_party")
-
-
-_SLOT_READERS: dict[tuple[str, float], SlotReader] = {}
 
 
 @dataclass(frozen=True)
@@ -99,10 +95,6 @@ class LearnedExtractor:
         if embeddings is None or embedder_identity(embeddings) != self.model.embedder_id:
             embeddings = _shared_use()  # the model reads the features it was trained on
         self._vectors = EmbeddingCache(embeddings, size=256)
-        key = (embedder_identity(embeddings), self.config.slot_cosine)
-        if key not in _SLOT_READERS:  # the examples are embedded once per process
-            _SLOT_READERS[key] = SlotReader(self._embed, threshold=self.config.slot_cosine)
-        self._slots = _SLOT_READERS[key]
 
     def _embed(self, texts: list[str]) -> NDArray[np.float32]:
         return self._vectors.documents(texts)
@@ -112,12 +104,13 @@ class LearnedExtractor:
         config = self.config
         out: list[_Read] = []
         for clause, scores in self.model.read(message, context=context, embed=self._embed):
-            keep = keep_score(scores) >= config.extract_keep_threshold
-            # a forget request is never a memory itself: "don't use emojis" keeps a rule
-            forget = not keep and scores.p("change", "forget") >= config.extract_forget_threshold
+            # a forget request is never a memory itself ("please don't keep anything about
+            # Jordan"), however much it reads like a rule
+            forget = scores.p("change", "forget") >= config.extract_forget_threshold
             # of someone outside the family, only who they are to the user is kept
-            kept = keep and (kept_subject(scores) != "third_party"
-                             or memory_label(scores) == "relationship")
+            kept = (not forget and keep_score(scores) >= config.extract_keep_threshold
+                    and (kept_subject(scores) != "third_party"
+                         or memory_label(scores) == "relationship"))
             out.append(_Read(clause, scores, kept, forget))
         return out
 
@@ -218,7 +211,9 @@ class LearnedExtractor:
             source_ref={**ref, "extraction": [r.scores.summary() for r in group]})
 
     def _slot(self, text: str) -> str | None:
-        return self._slots.slot_of(self._embed([text])[0])
+        """The single-valued slot the text gives a value of, read by the slot head."""
+        slot, p = self.model.read_whole(text, embed=self._embed).top("slot")
+        return slot if slot != "none" and p >= self.config.slot_threshold else None
 
     def _forget(self, said: str, reads: Sequence[_Read], ref: dict[str, object]) -> Candidate:
         content = said[reads[0].clause.start:reads[-1].clause.end]

@@ -8,10 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from hermes_graph.language.corpus import read_corpus
+from hermes_graph.language.corpus import read_corpus, read_slot_corpus
 from hermes_graph.language.model import MODEL_PATH
 
 DEFAULT_CORPUS = Path("data/extraction")
+DEFAULT_SLOTS = Path("data/slots")
 
 
 def format_report(report: dict[str, dict[str, dict[str, float]]]) -> str:
@@ -35,8 +36,10 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"no *.jsonl files in {args.corpus}")
         return 2
     records = read_corpus(files)
+    statements = read_slot_corpus(sorted(Path(args.slots).glob("*.jsonl")))
     options = TrainingOptions(seed=args.seed, heldout_prefix=args.heldout_prefix)
     train, held = split(records, options.heldout_prefix)
+    train_slots, held_slots = split(statements, options.heldout_prefix)
     embedder = USEEmbeddings(threads=args.threads)
     cache: dict[str, Any] = {}
 
@@ -48,12 +51,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         return np.stack([cache[t] for t in texts])
 
     model = fit(train, embed=embed, embedder_id=embedder.embedder_id, dense_dim=3 * embedder.dim,
-                options=options)
-    report = evaluate(model, held, embed=embed) if held else {}
+                options=options, slots=train_slots)
+    report = evaluate(model, held, embed=embed, slots=held_slots) if held or held_slots else {}
     model = type(model)(**{**model.__dict__, "meta": {**model.meta, "heldout": report}})
     model.save(Path(args.out))
-    print(f"trained on {len(train)} records ({model.meta['clauses']} clauses) from "
-          f"{len(model.meta['batches'])} batches; held out {len(held)} records; "
+    print(f"trained on {len(train)} records ({model.meta['clauses']} clauses) and "
+          f"{len(train_slots)} slot statements from {len(model.meta['batches'])} batches; "
+          f"held out {len(held)} records and {len(held_slots)} slot statements; "
           f"wrote {args.out}")
     print(json.dumps(report, indent=1) if args.json else format_report(report))
     return 0
@@ -66,6 +70,8 @@ def add_train_parser(sub: Any) -> None:
                        "macro-F1 per language on the held-out batches, and write the weights.")
     p.add_argument("--corpus", default=str(DEFAULT_CORPUS),
                    help="folder of corpus *.jsonl files (default: data/extraction)")
+    p.add_argument("--slots", default=str(DEFAULT_SLOTS),
+                   help="folder of slot corpus *.jsonl files (default: data/slots)")
     p.add_argument("--out", default=str(MODEL_PATH),
                    help="where to write the weights (default: the package's own model)")
     p.add_argument("--seed", type=int, default=0)

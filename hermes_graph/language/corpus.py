@@ -31,6 +31,10 @@ CLAUSE_CATEGORIES = (*MEMORY_CATEGORIES, "request", "question", "chitchat", "rem
 SUBJECTS = ("user", "family", "third_party", "assistant", "hypothetical", "quote", "joke")
 CHANGES = ("new", "restatement", "update", "retraction", "forget")
 KEPT_SUBJECTS = ("user", "family", "third_party")
+SLOTS = ("residence", "work", "school", "schedule", "commute", "phone", "computer", "car",
+         "budget", "pricing", "income", "stack", "tool", "diet", "language", "verbosity", "tone",
+         "address_as", "relationship", "exam", "none")
+"""The single-valued slots of ``data/slots/GUIDE.md``; ``none`` for everything else."""
 KIND_OF = {"event": "episodic", "plan": "episodic", "rule": "procedural"}
 """A memory category's kind; every other category is semantic."""
 
@@ -67,6 +71,17 @@ class Record:
     message: str
     clauses: tuple[Clause, ...]
     memories: tuple[MemoryLabel, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SlotRecord:
+    """A statement labelled with the single-valued slot it gives a value of."""
+
+    id: str
+    batch: str
+    lang: str
+    text: str
+    slot: str
 
 
 def kind_of(category: str) -> str:
@@ -189,24 +204,56 @@ def parse_record(data: object, where: str) -> Record:
                   clauses=clauses, memories=_memories(data, clauses, where))
 
 
+def parse_slot_record(data: object, where: str) -> SlotRecord:
+    """One slot-corpus record, checked against ``data/slots/GUIDE.md``."""
+    if not isinstance(data, dict):
+        raise FormatError(f"{where}: a record must be a JSON object")
+    record_id = _field(data, "id", str, where)
+    where = f"{where} ({record_id})"
+    batch = _field(data, "batch", str, where)
+    if not batch or not record_id.startswith(f"{batch}-"):
+        raise FormatError(f"{where}: id must start with its batch {batch!r} and '-'")
+    text = _field(data, "text", str, where)
+    if not text.strip():
+        raise FormatError(f"{where}: 'text' is empty")
+    return SlotRecord(id=record_id, batch=batch, lang=_choice(data, "lang", LANGS, where),
+                      text=text, slot=_choice(data, "slot", SLOTS, where))
+
+
+def _lines(paths: Iterable[Path]) -> Iterable[tuple[str, object]]:
+    for path in paths:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if line.strip():
+                where = f"{path.name}:{n}"
+                try:
+                    yield where, json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise FormatError(f"{where}: not JSON ({error.msg})") from None
+
+
+def read_slot_corpus(paths: Iterable[Path]) -> list[SlotRecord]:
+    """Every slot record of the files; the first problem raises FormatError."""
+    records: list[SlotRecord] = []
+    seen: set[str] = set()
+    for where, data in _lines(paths):
+        record = parse_slot_record(data, where)
+        if record.id in seen:
+            raise FormatError(f"{where}: id {record.id!r} used twice")
+        seen.add(record.id)
+        records.append(record)
+    return records
+
+
 def read_corpus(paths: Iterable[Path]) -> list[Record]:
     """Every record of the files, in order; the first problem raises FormatError."""
     records: list[Record] = []
     seen: dict[str, str] = {}
-    for path in paths:
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
-                continue
-            where = f"{path.name}:{n}"
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise FormatError(f"{where}: not JSON ({error.msg})") from None
-            record = parse_record(data, where)
-            if record.id in seen:
-                raise FormatError(f"{where}: id {record.id!r} already used at {seen[record.id]}")
-            seen[record.id] = where
-            records.append(record)
+    for where, data in _lines(paths):
+        record = parse_record(data, where)
+        if record.id in seen:
+            raise FormatError(f"{where}: id {record.id!r} already used at {seen[record.id]}")
+        seen[record.id] = where
+        records.append(record)
     return records
 
 

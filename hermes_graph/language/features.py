@@ -28,6 +28,11 @@ _HAN_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _SPACES = re.compile(r"\s+")
 
 
+FEATURES_VERSION = 2
+"""Changes whenever :func:`clause_groups` reads a clause differently: a model trained on
+other features is refused (``language.model.read_model``)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class FeatureSpec:
     """How lexical features are hashed; stored with the model that was trained on it."""
@@ -84,7 +89,11 @@ def clause_groups(clauses: Sequence[Segment], index: int, *, context: str,
              f"count:{min(len(clauses), 6)}"]
     if any(c.isdigit() for c in text):
         shape.append("digit")
-    return [own, [f"c:{g}" for g in _char_grams(text, spec)], beside, shape]
+    # who a clause is about and what it does is mostly said at its start ("my coworker…",
+    # "我们组…", "if I…", "forget…"): its opening words and characters count on their own
+    start = [f"s:{w}" for w in words[:1]] + [f"s:{'_'.join(words[:2])}"] if words else []
+    start += [f"s:{text[:n]}" for n in range(1, spec.char_max + 1) if len(text) >= n]
+    return [own, [f"c:{g}" for g in _char_grams(text, spec)], beside, shape, start]
 
 
 def hashed(groups: Sequence[Sequence[str]], spec: FeatureSpec,

@@ -20,9 +20,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from hermes_graph.errors import FormatError
-from hermes_graph.language.corpus import CHANGES, CLAUSE_CATEGORIES, SUBJECTS
-from hermes_graph.language.features import FeatureSpec, lexical
-from hermes_graph.language.segment import Segment, segments
+from hermes_graph.language.corpus import CHANGES, CLAUSE_CATEGORIES, SLOTS, SUBJECTS
+from hermes_graph.language.features import FEATURES_VERSION, FeatureSpec, lexical
+from hermes_graph.language.segment import Segment, segments, whole
 
 Embed = Callable[[list[str]], NDArray[np.float32]]
 """Texts to L2-normalised vectors, one row each."""
@@ -34,8 +34,10 @@ HEADS: Mapping[str, tuple[str, ...]] = {
     "change": CHANGES,
     "venting": ("calm", "venting"),
     "join": ("apart", "join"),
+    "slot": SLOTS,
 }
-"""Every head and its labels. ``join``: a kept clause continues the kept one before it."""
+"""Every head and its labels. ``join``: a kept clause continues the kept one before it;
+``slot``: the single-valued slot a statement gives a value of (trained on ``data/slots``)."""
 
 MODEL_PATH = Path(__file__).with_name("extractor.npz")
 DENSE_PARTS = ("clause", "message", "context")
@@ -120,8 +122,14 @@ class ExtractionModel:
         dense, lex = self.features(clauses, message=message, context=context, embed=embed)
         return list(zip(clauses, self.scores(dense, lex), strict=True))
 
+    def read_whole(self, text: str, *, embed: Embed) -> ClauseScores:
+        """The scores of all of ``text`` read as one clause (a memory's content)."""
+        dense, lex = self.features([whole(text)], message=text, context="", embed=embed)
+        return self.scores(dense, lex)[0]
+
     def save(self, path: Path) -> None:
-        meta = {**self.meta, "spec": self.spec.__dict__, "embedder_id": self.embedder_id,
+        meta = {**self.meta, "spec": self.spec.__dict__, "features": FEATURES_VERSION,
+                "embedder_id": self.embedder_id,
                 "dense_dim": self.dense_dim, "heads": {h: list(v) for h, v in HEADS.items()}}
         np.savez_compressed(path, w_dense=self.w_dense.astype(np.float16),
                             w_sparse=self.w_sparse.astype(np.float16),
@@ -148,6 +156,10 @@ def read_model(path: Path) -> ExtractionModel:
     if heads != dict(HEADS):
         raise FormatError(f"the extraction model {path} was trained for other heads "
                           f"({sorted(heads)}); retrain it with hermes-graph train-extractor")
+    if meta.get("features") != FEATURES_VERSION:
+        raise FormatError(f"the extraction model {path} was trained on features of version "
+                          f"{meta.get('features')}, this version reads {FEATURES_VERSION}; "
+                          "retrain it with hermes-graph train-extractor")
     spec = FeatureSpec(**meta["spec"])
     dense_dim = int(meta["dense_dim"])
     if w_dense.shape != (dense_dim, output_size()) or w_sparse.shape != (
@@ -156,7 +168,8 @@ def read_model(path: Path) -> ExtractionModel:
     return ExtractionModel(spec=spec, embedder_id=str(meta["embedder_id"]), dense_dim=dense_dim,
                            w_dense=w_dense, w_sparse=w_sparse, bias=bias,
                            meta={k: v for k, v in meta.items()
-                                 if k not in ("spec", "embedder_id", "dense_dim", "heads")})
+                                 if k not in ("spec", "features", "embedder_id", "dense_dim",
+                                              "heads")})
 
 
 @lru_cache(maxsize=4)

@@ -104,3 +104,8 @@ def split_sentences(text: str) -> list[str]:
     return [text[min(p.start for p in parts if p.sentence == s):
                  max(p.end for p in parts if p.sentence == s)]
             for s in sorted({p.sentence for p in parts})]
+
+
+def whole(text: str) -> Segment:
+    """All of ``text`` as one clause (a memory's content, a slot statement)."""
+    return Segment(text=text, start=0, end=len(text), sentence=0, mark="")

@@ -12,17 +12,18 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from hermes_graph.language.corpus import Record
+from hermes_graph.language.corpus import Record, SlotRecord
 from hermes_graph.language.features import FeatureSpec
 from hermes_graph.language.model import HEADS, ExtractionModel, output_size
-from hermes_graph.language.segment import Segment, segments
+from hermes_graph.language.segment import Segment, segments, whole
 
 Embed = Callable[[list[str]], NDArray[np.float32]]
+R = TypeVar("R", Record, SlotRecord)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -42,10 +43,11 @@ class TrainingOptions:
 
 @dataclass(frozen=True, kw_only=True)
 class LabelledClause:
-    record: Record
-    index: int
+    lang: str
+    batch: str
     labels: dict[str, str]
-    """Every head's label; ``join`` only when this clause and the one before are kept."""
+    """The labels it has: a corpus clause has every head's but ``slot`` (``join`` only when
+    it and the clause before are kept); a slot statement has only ``slot``."""
 
 
 def align(record: Record, clauses: Sequence[Segment]) -> list[dict[str, str]]:
@@ -70,9 +72,14 @@ def align(record: Record, clauses: Sequence[Segment]) -> list[dict[str, str]]:
     return out
 
 
+Features = tuple[NDArray[np.float32], list[tuple[NDArray[np.int64], NDArray[np.float32]]],
+                 list[LabelledClause]]
+
+
 def featurize(records: Sequence[Record], model: ExtractionModel, embed: Embed,
-              ) -> tuple[NDArray[np.float32], list[tuple[NDArray[np.int64], NDArray[np.float32]]],
-                         list[LabelledClause]]:
+              slots: Sequence[SlotRecord] = ()) -> Features:
+    """Every clause the extractor would see in the records, and every slot statement read
+    as one clause, with their features and labels."""
     dense_rows: list[NDArray[np.float32]] = []
     lexical_rows: list[tuple[NDArray[np.int64], NDArray[np.float32]]] = []
     labelled: list[LabelledClause] = []
@@ -84,8 +91,15 @@ def featurize(records: Sequence[Record], model: ExtractionModel, embed: Embed,
                                         context=record.context, embed=embed)
         dense_rows.append(dense)
         lexical_rows += lexical
-        labelled += [LabelledClause(record=record, index=n, labels=labels)
-                     for n, labels in enumerate(align(record, clauses))]
+        labelled += [LabelledClause(lang=record.lang, batch=record.batch, labels=labels)
+                     for labels in align(record, clauses)]
+    for statement in slots:
+        dense, lexical = model.features([whole(statement.text)], message=statement.text,
+                                        context="", embed=embed)
+        dense_rows.append(dense)
+        lexical_rows += lexical
+        labelled.append(LabelledClause(lang=statement.lang, batch=statement.batch,
+                                       labels={"slot": statement.slot}))
     return np.concatenate(dense_rows), lexical_rows, labelled
 
 
@@ -109,12 +123,12 @@ def empty_model(spec: FeatureSpec, embedder_id: str, dense_dim: int) -> Extracti
 
 
 def fit(records: Sequence[Record], *, embed: Embed, embedder_id: str, dense_dim: int,
-        options: TrainingOptions) -> ExtractionModel:
-    """A model trained on every record given."""
+        options: TrainingOptions, slots: Sequence[SlotRecord] = ()) -> ExtractionModel:
+    """A model trained on every record and slot statement given."""
     from sklearn.linear_model import LogisticRegression
 
     blank = empty_model(options.spec, embedder_id, dense_dim)
-    dense, lexical, labelled = featurize(records, blank, embed)
+    dense, lexical, labelled = featurize(records, blank, embed, slots)
     x = _matrix(dense, lexical, options.spec.buckets)
     w_dense = blank.w_dense.copy()
     w_sparse = blank.w_sparse.copy()
@@ -146,8 +160,9 @@ def fit(records: Sequence[Record], *, embed: Embed, embedder_id: str, dense_dim:
                            w_dense=w_dense, w_sparse=w_sparse, bias=bias,
                            meta={"seed": options.seed, "c": options.c,
                                  "balanced_heads": list(options.balanced_heads),
-                                 "records": len(records), "clauses": len(labelled),
-                                 "batches": sorted({r.batch for r in records})})
+                                 "records": len(records), "slot_statements": len(slots),
+                                 "clauses": len(labelled) - len(slots),
+                                 "batches": sorted({r.batch for r in [*records, *slots]})})
 
 
 def macro_f1(gold: Sequence[str], predicted: Sequence[str]) -> float:
@@ -162,9 +177,9 @@ def macro_f1(gold: Sequence[str], predicted: Sequence[str]) -> float:
 
 
 def evaluate(model: ExtractionModel, records: Sequence[Record], *, embed: Embed,
-             ) -> dict[str, dict[str, dict[str, float]]]:
+             slots: Sequence[SlotRecord] = ()) -> dict[str, dict[str, dict[str, float]]]:
     """Per head, per language (and ``all``): macro-F1, accuracy and the number of clauses."""
-    dense, lexical, labelled = featurize(records, model, embed)
+    dense, lexical, labelled = featurize(records, model, embed, slots)
     scores = model.scores(dense, lexical)
     report: dict[str, dict[str, dict[str, float]]] = {}
     for head in HEADS:
@@ -172,8 +187,10 @@ def evaluate(model: ExtractionModel, records: Sequence[Record], *, embed: Embed,
         for clause, score in zip(labelled, scores, strict=True):
             if head in clause.labels:
                 pair = (clause.labels[head], score.top(head)[0])
-                pairs[clause.record.lang].append(pair)
+                pairs[clause.lang].append(pair)
                 pairs["all"].append(pair)
+        if not pairs:
+            continue  # no held-out clause carries this head's label
         report[head] = {
             lang: {"macro_f1": round(macro_f1([g for g, _ in got], [p for _, p in got]), 3),
                    "accuracy": round(sum(g == p for g, p in got) / len(got), 3),
@@ -182,7 +199,7 @@ def evaluate(model: ExtractionModel, records: Sequence[Record], *, embed: Embed,
     return report
 
 
-def split(records: Sequence[Record], prefix: str) -> tuple[list[Record], list[Record]]:
+def split(records: Sequence[R], prefix: str) -> tuple[list[R], list[R]]:
     """Training records and held-out records (batches named with ``prefix``)."""
     held = [r for r in records if r.batch.startswith(prefix)]
     return [r for r in records if not r.batch.startswith(prefix)], held

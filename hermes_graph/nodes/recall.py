@@ -52,6 +52,7 @@ from hermes_graph.policy.recall import (
     core_rank,
     current_instruction,
     is_core,
+    outdated_by_slot,
     tier_of,
 )
 from hermes_graph.policy.scoring import expired_plan, fused_score, relevance_share
@@ -164,10 +165,27 @@ def _gather(store: MemoryStore, scope: str, query: str, topic: str | None, *,
     if topic:
         for hit in store.search(scope, topic, k=config.recall_k):
             found.add(hit.memory, "topic", hit.vector_score * config.topic_route_weight)
+    _current_slot_values(store, scope, found)
     missing = [i for i in found.memories if i not in found.similarity]
     for memory_id, stored in store.vectors(scope, missing).items():
         found.similarity[memory_id] = float(np.dot(stored, vector))  # profile route: exact cosine
     return found
+
+
+def _current_slot_values(store: MemoryStore, scope: str, found: _Candidates) -> None:
+    """Every live value of a slot that a found memory fills joins, as relevant as the found
+    one: "I live in Austin" found for a query brings the later "we moved to Portland"."""
+    slots = {m.slot for m in found.memories.values() if m.slot is not None}
+    if not slots:
+        return
+    relevance: dict[tuple[str, str | None], float] = {}
+    for memory_id, memory in found.memories.items():
+        key = (memory.subject, memory.slot)
+        if memory.slot is not None and memory_id in found.similarity:
+            relevance[key] = max(relevance.get(key, -1.0), found.similarity[memory_id])
+    for memory in store.list(scope, statuses=LIVE_STATUSES, slots=sorted(slots)):
+        if memory.id not in found.memories:
+            found.add(memory, "slot", relevance.get((memory.subject, memory.slot)))
 
 
 def _carry_replies(store: MemoryStore, scope: str, hits: Sequence[Memory],
@@ -219,8 +237,11 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
         found.add(found.memories[memory_id], "says_when")
     best = max((found.similarity.get(i, 0.0) * subject[i] * anchored[i]
                 for i in found.memories), default=0.0)
+    outdated = outdated_by_slot(list(found.memories.values()))
     scored: list[tuple[float, Memory, dict[str, float]]] = []
     for memory_id, memory in found.memories.items():
+        if memory_id in outdated:
+            continue  # a later value of the same slot stands in its place
         own = found.similarity.get(memory_id, 0.0)
         if expired_plan(memory, now, config):
             own *= config.expired_plan_factor

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from hermes_graph.config import MemoryConfig
 from hermes_graph.policy.normalize import distinctive_terms
@@ -78,6 +79,27 @@ def tier_of(memory: Memory, rank: int, *, archived: bool, in_profile: bool,
     if archived or rank >= config.hot_tier_top_n:
         return "long_tail"
     return "hot"
+
+
+def outdated_by_slot(memories: Sequence[Memory]) -> set[int]:
+    """Ids of memories a later statement of the same single-valued slot (same subject)
+    outdates: a slot holds one value, so of "预算15万左右" and a later "预算得压到10万以内"
+    only the later is shown, even when no change word made the gate supersede the first
+    (seed 000 §3.3 keeps both and weighs the newer more)."""
+    newest: dict[tuple[str, str], Memory] = {}
+    for memory in memories:
+        if memory.slot is None:
+            continue
+        key = (memory.subject, memory.slot)
+        held = newest.get(key)
+        if held is None or _said_last(memory) > _said_last(held):
+            newest[key] = memory
+    return {m.id for m in memories
+            if m.slot is not None and newest[(m.subject, m.slot)].id != m.id}
+
+
+def _said_last(memory: Memory) -> tuple[datetime, int]:
+    return max(memory.last_seen_at, memory.created_at), memory.id
 
 
 def split_core(profile: Sequence[Memory], config: MemoryConfig) -> list[Memory]:
