@@ -40,6 +40,12 @@ CATEGORY_OF_LABEL: dict[str, Category] = {
 """The model's memory labels as stored categories: a plan is an event still to come, whom
 the user lives with is who they are."""
 KEPT_SUBJECTS = ("user", "family", "third_party")
+SLOT_CATEGORY: dict[str, Category] = {
+    "residence": "identity", "work": "identity", "school": "identity", "relationship": "identity",
+    "budget": "constraint", "diet": "constraint", "schedule": "constraint",
+    "language": "rule", "verbosity": "rule", "tone": "rule", "address_as": "rule"}
+"""What a statement filling a slot is, when the model read it as an event: "we relocated to
+Denver last month" says where the user lives now; a slot holds a lasting value."""
 
 
 @dataclass(frozen=True)
@@ -195,6 +201,10 @@ class LearnedExtractor:
             # "预算多少？" / "50万左右": the answer means nothing without its question
             content = f"{last_sentence(before)} {content}"
         replaced = replacement_in(content) if change == "update" else None
+        slot = self._slot(content) if subject != "third_party" else None
+        if slot is not None and category == "event" and label != "plan":
+            category = SLOT_CATEGORY.get(slot, "fact")
+            importance = max(importance, config.category_importance.get(category, importance))
         if turn.speaker and turn.content.startswith(f"{turn.speaker}:"):
             content = f"{turn.speaker}: {content}"  # who said it, as the turn named them
         return Candidate(
@@ -204,7 +214,7 @@ class LearnedExtractor:
             importance=importance,
             confidence=min(keep, config.emotional_confidence) if venting else keep,
             source="emotional" if venting else "explicit",
-            slot=self._slot(content) if subject == "user" else None,
+            slot=slot,
             change_signal=change in ("update", "retraction"), negation=change == "retraction",
             restated=change == "restatement",
             replaces=tuple(sorted(replaced.old)) if replaced is not None else (),

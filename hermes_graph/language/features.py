@@ -28,9 +28,10 @@ _HAN_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _SPACES = re.compile(r"\s+")
 
 
-FEATURES_VERSION = 2
-"""Changes whenever :func:`clause_groups` reads a clause differently: a model trained on
-other features is refused (``language.model.read_model``)."""
+FEATURES_VERSION = 3
+"""Changes whenever a message is cut or a clause is read differently (``segment``,
+:func:`clause_groups`): a model trained on other features is refused
+(``language.model.read_model``)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -18,7 +18,9 @@ _SENTENCE_MARK = re.compile(
 _ABBREVIATION = re.compile(r"\b(dr|mr|mrs|ms|prof|st|mt|jr|sr|vs|etc|e\.g|i\.e|no|approx)\.$",
                            re.IGNORECASE)
 _CLAUSE_MARK = re.compile(
-    rf"[，～~]+|(?<!\d),|,(?!\d)|\s+[—–-]{{1,2}}\s+|—+|(?<=[{_HAN}])\s+(?=[{_HAN}])")
+    rf"[，～~]+|(?<!\d),|,(?!\d)|\s+[—–-]{{1,2}}\s+|—+|(?<=[{_HAN}])\s+(?=[{_HAN}])"
+    # "I teach chemistry in Glasgow and I've got 60 papers to mark": a new statement
+    r"|\s+(?:and|but|so)\s+(?=(?:I|I'm|I've|I'd|my|we|we're)\b)")
 _BRACKETS = re.compile(r"\([^()]*\)|（[^（）]*）|“[^“”]*”|\"[^\"]*\"")
 _HAN_CHAR = re.compile(rf"[{_HAN}]")
 _CONTENT = re.compile(r"[^\W_]", re.UNICODE)

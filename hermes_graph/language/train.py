@@ -31,7 +31,7 @@ class TrainingOptions:
     seed: int = 0
     c: float = 8.0
     """Inverse regularisation strength of every head."""
-    balanced_heads: tuple[str, ...] = ("category", "change", "venting")
+    balanced_heads: tuple[str, ...] = ("category", "change", "venting", "slot")
     """Heads whose classes are weighted by their inverse frequency, so rare labels (a forget
     request, a rule) are not lost to the common ones. Keep, subject and join stay
     calibrated: the extractor multiplies their probabilities (held-out keep F1 on one

@@ -86,20 +86,18 @@ def outdated_by_slot(memories: Sequence[Memory]) -> set[int]:
     outdates: a slot holds one value, so of "预算15万左右" and a later "预算得压到10万以内"
     only the later is shown, even when no change word made the gate supersede the first
     (seed 000 §3.3 keeps both and weighs the newer more)."""
-    newest: dict[tuple[str, str], Memory] = {}
+    latest: dict[tuple[str, str], datetime] = {}
     for memory in memories:
-        if memory.slot is None:
-            continue
-        key = (memory.subject, memory.slot)
-        held = newest.get(key)
-        if held is None or _said_last(memory) > _said_last(held):
-            newest[key] = memory
+        if memory.slot is not None:
+            key = (memory.subject, memory.slot)
+            latest[key] = max(latest.get(key, _said_last(memory)), _said_last(memory))
+    # two parts of one statement, said at the same time, never outdate each other
     return {m.id for m in memories
-            if m.slot is not None and newest[(m.subject, m.slot)].id != m.id}
+            if m.slot is not None and _said_last(m) < latest[(m.subject, m.slot)]}
 
 
-def _said_last(memory: Memory) -> tuple[datetime, int]:
-    return max(memory.last_seen_at, memory.created_at), memory.id
+def _said_last(memory: Memory) -> datetime:
+    return max(memory.last_seen_at, memory.created_at)
 
 
 def split_core(profile: Sequence[Memory], config: MemoryConfig) -> list[Memory]:
