@@ -149,6 +149,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             for m in group:
                 print(f"  m{m.id} [{m.kind}/{m.category}] imp={m.importance} "
                       f"conf={m.confidence:.2f} seen={m.confirm_count}: {m.content}")
+                for scores in m.source_ref.get("extraction", ()):  # why it was kept
+                    print("      read as: " + ", ".join(f"{h} {v}" for h, v in scores.items()))
                 for t in (t for t in transitions if t["memory_id"] == m.id):
                     print(f"      {t['at'][:19]} {t['from_status']} -> {t['to_status']} "
                           f"by {t['actor']}: {t['reason']}")

@@ -45,7 +45,8 @@ def test_memory_from_one_session_is_injected_in_the_next(store: MemoryStore,
     model = RecordingChatModel()
     graph = create_memory_graph(model, store=store, checkpointer=InMemorySaver())
     first = say(graph, "我对花生过敏，点餐的时候帮我避开。", ctx("u1", "s1", clock), "t1")
-    assert [d["action"] for d in first["decisions"]] == ["admit"]
+    assert [d["candidate"]["content"] for d in first["decisions"]
+            if d["action"] == "admit"] == ["我对花生过敏"]
     clock.advance(days=20)
     second = say(graph, "帮我推荐一家今晚吃饭的餐厅", ctx("u1", "s2", clock), "t2")
     assert "花生" in second["memory_block"]
@@ -112,7 +113,7 @@ def test_create_react_agent_gets_memory_through_its_hooks(store: MemoryStore,
     agent = create_react_agent(model, [], pre_model_hook=pre, post_model_hook=post,
                                context_schema=MemoryContext)
     say(agent, "我是一名插画师，平时用 iPad 画画。", ctx("u9", "s1", clock))
-    assert [m.content for m in store.list("u9")] == ["我是一名插画师，平时用 iPad 画画"]
+    assert any("插画师" in m.content for m in store.list("u9"))
     clock.advance(days=3)
     say(agent, "帮我安排一下明天的工作", ctx("u9", "s2", clock))
     assert any("插画师" in str(m.content) for m in model.seen[-1])

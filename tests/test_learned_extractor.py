@@ -68,7 +68,7 @@ def test_a_dropped_clause_says_what_the_model_took_it_for(extractor: LearnedExtr
 
 
 def test_a_secret_is_redacted_and_the_rest_survives(extractor: LearnedExtractor) -> None:
-    found = extract(extractor, "my wifi password is Tr0ub4dor&3, and I'm vegetarian by the way")
+    found = extract(extractor, "my wifi password is Tr0ub4dor&3. I'm vegetarian, btw.")
     assert [c.drop_reason for c in found if c.content == "[redacted]"] == ["secret:password"]
     assert all("Tr0ub4dor" not in c.content and "Tr0ub4dor" not in str(c.source_ref)
                for c in found)

@@ -73,6 +73,17 @@ def enriched_ref(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, An
     return merged
 
 
+def _add_refs(store: MemoryStore, scope: str, memory_id: int, new: Mapping[str, Any],
+              now: datetime) -> None:
+    """A message that says a memory again is one of its sources too: its external ids join
+    the memory's ``refs`` (what the memory can be traced back to)."""
+    old = store.get(scope, memory_id).source_ref
+    added = [r for r in new.get("refs", ()) if r not in old.get("refs", ())]
+    if added:
+        store.update(scope, memory_id, source_ref={**old, "refs": [*old.get("refs", ()), *added]},
+                     reason="said again", actor=ACTOR, at=now)
+
+
 def _apply_one(store: MemoryStore, scope: str, session: str, d: GateDecision, *,
                now: datetime, config: MemoryConfig) -> int | None:
     memory_id: int | None = None
@@ -86,6 +97,10 @@ def _apply_one(store: MemoryStore, scope: str, session: str, d: GateDecision, *,
         for target in d.target_ids:
             store.confirm(scope, target, session=session, emotional=emotional, at=now,
                           actor=ACTOR)
+            if d.action != "enrich":
+                _add_refs(store, scope, target, d.candidate.source_ref, now)
+    if d.action == "ignore" and d.target_ids and _exists(store, scope, d.target_ids[0]):
+        _add_refs(store, scope, d.target_ids[0], d.candidate.source_ref, now)
     elif d.action == "admit":
         memory_id = _add(store, scope, d, session, now)
         for older in d.target_ids:  # same slot, no change signal: recency decides at recall
