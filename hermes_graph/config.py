@@ -194,6 +194,9 @@ class MemoryConfig:
     current_instruction_factor: float = 0.5
     """Same-topic older memories are multiplied by this when the turn sets a value."""
     skip_recall_for_smalltalk: bool = True
+    family_direct_cosine: float = 0.4
+    """A family member's memory this close to the query is recalled even when the query
+    names no family member (1: only when it does)."""
     profile_min_importance: int = 6
     """Profile route: identity/constraint/rule/preference memories at least this important."""
     profile_cap: int = 40

@@ -104,7 +104,7 @@ def test_check_files_lists_every_problem_with_its_line(tmp_path: Path) -> None:
     problems = check_files([path])
     assert [p.split(":")[1].split()[0] for p in problems] == ["2", "3", "4"]
     assert "not JSON" in problems[0] and "used twice" in problems[2]
-    with pytest.raises(FormatError, match="t01.jsonl:2: not JSON"):
+    with pytest.raises(FormatError, match=r"t01\.jsonl:2: not JSON"):
         read_corpus([path])
 
 

@@ -10,10 +10,10 @@ import pytest
 from hermes_graph import MemoryConfig, MemoryStore
 from hermes_graph.clock import FakeClock
 from hermes_graph.extract import RuleExtractor, Turn
+from hermes_graph.language.hanzi import script_joined
 from hermes_graph.policy import signals as sig
 from hermes_graph.policy.disclosure import self_disclosure, self_disclosure_zh
 from hermes_graph.policy.enrich import new_clauses, novel_terms, restatement_of
-from hermes_graph.language.hanzi import script_joined
 from hermes_graph.types import Candidate, Memory, ScoredMemory
 from hermes_graph.writer import write_turns
 

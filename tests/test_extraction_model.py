@@ -17,8 +17,8 @@ from hermes_graph.errors import FormatError
 from hermes_graph.language.corpus import Record, SlotRecord, parse_record
 from hermes_graph.language.features import FeatureSpec
 from hermes_graph.language.model import HEADS, ExtractionModel, read_model
-from hermes_graph.language.train import TrainingOptions, align, evaluate, fit, macro_f1
 from hermes_graph.language.segment import segments
+from hermes_graph.language.train import TrainingOptions, align, evaluate, fit, macro_f1
 from hermes_graph.testing import HashingEmbeddings
 
 EMBEDDER = HashingEmbeddings(32)

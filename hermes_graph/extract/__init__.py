@@ -1,4 +1,4 @@
-"""Extractors: learned (default, offline), rule-based, LLM-based and verbatim, behind one interface."""
+"""Extractors behind one interface: learned (the offline default), rule-based, LLM and verbatim."""
 
 from hermes_graph.extract.base import Extractor, Turn
 from hermes_graph.extract.learned import LearnedExtractor

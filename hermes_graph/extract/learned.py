@@ -12,7 +12,7 @@ rules are the right tool: secrets and ID numbers, absolute dates.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -41,11 +41,12 @@ CATEGORY_OF_LABEL: dict[str, Category] = {
 the user lives with is who they are."""
 KEPT_SUBJECTS = ("user", "family", "third_party")
 SLOT_CATEGORY: dict[str, Category] = {
-    "residence": "identity", "work": "identity", "school": "identity", "relationship": "identity",
     "budget": "constraint", "diet": "constraint", "schedule": "constraint",
     "language": "rule", "verbosity": "rule", "tone": "rule", "address_as": "rule"}
-"""What a statement filling a slot is, when the model read it as an event: "we relocated to
-Denver last month" says where the user lives now; a slot holds a lasting value."""
+"""A statement filling a slot says a lasting value of who the user is (identity, the
+default), what binds them (constraint) or how to answer them (rule), even when the model
+read it as an event or a plain fact: "we relocated to Denver last month" says where the
+user lives now. Single-valued, these few slots keep the core profile bounded."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,7 @@ class LearnedExtractor:
 
         def close() -> None:
             if group:
-                candidates.append(self._candidate(said, group, before, turn, ref))
+                candidates.append(self._candidate(said, group, before, turn, ref, reads))
                 group.clear()
 
         for read in reads:
@@ -178,7 +179,7 @@ class LearnedExtractor:
                 and kept_subject(read.scores) == kept_subject(last.scores))
 
     def _candidate(self, said: str, group: Sequence[_Read], before: str, turn: Turn,
-                   ref: dict[str, object]) -> Candidate:
+                   ref: dict[str, object], reads: Sequence[_Read]) -> Candidate:
         config = self.config
         content = said[group[0].clause.start:group[-1].clause.end]
         first = group[0].scores
@@ -197,13 +198,16 @@ class LearnedExtractor:
                 if category != "identity" else importance
         elif who == "third_party":
             subject, category, importance = "third_party", "fact", config.third_party_importance
-        if before.rstrip().endswith(("?", "？")) and len(said) <= config.answer_max_chars:
-            # "预算多少？" / "50万左右": the answer means nothing without its question
+        if before.rstrip().endswith(("?", "？")) and len(said) <= config.answer_max_chars \
+                and len(reads) == 1 and change in ("new", "restatement"):
+            # "预算多少？" / "50万左右": a one-clause answer means nothing without its question.
+            # An answer that says more, or corrects the question ("不是啦，我是小学语文老师"),
+            # keeps none of the question's words: they may be the assistant's wrong guess.
             content = f"{last_sentence(before)} {content}"
         replaced = replacement_in(content) if change == "update" else None
         slot = self._slot(content) if subject != "third_party" else None
-        if slot is not None and category == "event" and label != "plan":
-            category = SLOT_CATEGORY.get(slot, "fact")
+        if slot is not None and category in ("event", "fact") and label != "plan":
+            category = SLOT_CATEGORY.get(slot, "identity")
             importance = max(importance, config.category_importance.get(category, importance))
         if turn.speaker and turn.content.startswith(f"{turn.speaker}:"):
             content = f"{turn.speaker}: {content}"  # who said it, as the turn named them

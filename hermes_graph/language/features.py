@@ -16,6 +16,7 @@ import unicodedata
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 from numpy.typing import NDArray
@@ -75,12 +76,13 @@ def clause_groups(clauses: Sequence[Segment], index: int, *, context: str,
     """The named lexical feature groups of clause ``index`` of a message."""
     text = normalized(clauses[index].text)
     words = _words(text)
-    own = [f"w:{w}" for w in words] + [f"b:{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
+    own = [f"w:{w}" for w in words] + [f"b:{a}_{b}" for a, b in pairwise(words)]
     beside: list[str] = []
     for tag, n in (("p", index - 1), ("n", index + 1)):
         if 0 <= n < len(clauses):
             near = normalized(clauses[n].text)
-            beside += [f"{tag}:{w}" for w in _words(near)] + [f"{tag}:{p}" for p in _han_pairs(near)]
+            beside += [f"{tag}:{w}" for w in _words(near)]
+            beside += [f"{tag}:{p}" for p in _han_pairs(near)]
     shape = [f"mark:{clauses[index].mark or '-'}", _length_mark(text, spec),
              "pos:first" if index == 0 else "pos:later",
              "pos:last" if index == len(clauses) - 1 else "pos:more",

@@ -81,7 +81,8 @@ def cn_id_valid(number: str) -> bool:
     """The check character of an 18-character Chinese ID number (ISO 7064 MOD 11-2)."""
     if len(number) != 18 or not number[:17].isdigit():
         return False
-    check = "10X98765432"[sum(int(d) * w for d, w in zip(number, _ID_WEIGHTS)) % 11]
+    total = sum(int(d) * w for d, w in zip(number[:17], _ID_WEIGHTS, strict=True))
+    check = "10X98765432"[total % 11]
     return number[17].upper() == check
 
 

@@ -162,7 +162,8 @@ def fit(records: Sequence[Record], *, embed: Embed, embedder_id: str, dense_dim:
                                  "balanced_heads": list(options.balanced_heads),
                                  "records": len(records), "slot_statements": len(slots),
                                  "clauses": len(labelled) - len(slots),
-                                 "batches": sorted({r.batch for r in [*records, *slots]})})
+                                 "batches": sorted({r.batch for r in records}
+                                                   | {s.batch for s in slots})})
 
 
 def macro_f1(gold: Sequence[str], predicted: Sequence[str]) -> float:

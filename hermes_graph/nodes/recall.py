@@ -251,7 +251,11 @@ def recall_memories(store: MemoryStore, scope: str, query: str, *, now: datetime
         if memory.source == "emotional" and not confirmation_weight(memory, config)[1]:
             continue  # heat of the moment: it steers nothing until said calmly
         core = "profile" in routes and is_core(memory, config)
-        family = family_topic and memory.subject.startswith("user.")
+        # a family member's fact comes when the query is about the family, or about the
+        # very thing it says ("plan the first week of September" / "Lucia starts
+        # kindergarten in September")
+        family = memory.subject.startswith("user.") and (
+            family_topic or own >= config.family_direct_cosine)
         named_person = memory.subject == "third_party" and bool(
             terms & distinctive_terms(subjects.person_terms(memory.content)))
         if memory.subject != "user" and (self_only or not (family or named_person or core)):

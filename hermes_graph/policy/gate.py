@@ -176,6 +176,15 @@ def decide(candidate: Candidate, near: Neighbourhood, *, session: str,
                    or holds_replaced(m)]  # "打错了！是徐州不是苏州"
         if not holders:
             return make("admit", f"new:{candidate.category} slot={candidate.slot}", (), status)
+        old_terms = set().union(*(distinctive_terms(m.content) for m in holders))
+        named = _object_terms(candidate.content)
+        if candidate.negation and named & old_terms and len(named - old_terms) <= len(
+                named & old_terms):
+            # "小米那台我已经不用了": the slot's value is over, and the statement names the
+            # old value more than anything new ("I left the café and started as a
+            # paralegal" names a new one: it supersedes)
+            return make("retire", f"negation:retires_slot_value slot={candidate.slot}",
+                        [m.id for m in holders])
         return GateDecision(action="supersede", candidate=inherit_role(candidate, holders),
                             reason=f"conflict:change_signal slot={candidate.slot}",
                             target_ids=tuple(m.id for m in holders), status=status)  # type: ignore[arg-type]
